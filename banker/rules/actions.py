@@ -1,0 +1,241 @@
+"""The action vocabulary: every change to a game is one of these, parsed from a dict and validated.
+
+Parsing checks only the shape of the input (types, ranges, known fields); whether the action is
+legal now is for the rule modules to decide.
+"""
+
+from dataclasses import MISSING, dataclass, field, fields
+
+from .errors import ActionError, N_
+from .state import BANK, POT, TOKENS
+
+MAX_AMOUNT = 1_000_000
+MAX_NAME = 20
+MAX_MEMO = 80
+
+
+def _int(value, name: str, low: int, high: int) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionError("bad_field", N_("{field} must be a whole number."), field=name)
+    if not low <= value <= high:
+        raise ActionError(
+            "bad_field", N_("{field} must be from {low} to {high}."), field=name, low=low, high=high
+        )
+    return value
+
+
+def amount(value, name="amount") -> int:
+    """A sum of money: a whole number from 1 to a million."""
+    return _int(value, name, 1, MAX_AMOUNT)
+
+
+def die(value, name="dice") -> int:
+    return _int(value, name, 1, 6)
+
+
+def dice(value, name="dice") -> tuple[int, int]:
+    """Two dice, 1 to 6 each."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ActionError("bad_field", N_("dice must be two numbers from 1 to 6."), field=name)
+    return (die(value[0]), die(value[1]))
+
+
+def player_id(value, name="player") -> int:
+    return _int(value, name, 1, 10_000)
+
+
+def square(value, name="square") -> int:
+    return _int(value, name, 0, 39)
+
+
+def payee(value, name="to"):
+    """Another player's id, "bank" or "free_parking"."""
+    if value in (BANK, POT):
+        return value
+    return player_id(value, name)
+
+
+def text(limit: int):
+    """Short printable text, stripped; a parser for names and memos."""
+
+    def parse(value, name):
+        if not isinstance(value, str):
+            raise ActionError("bad_field", N_("{field} must be text."), field=name)
+        value = " ".join(value.split())
+        if len(value) > limit or not value.isprintable():
+            raise ActionError(
+                "bad_field", N_("{field} must be at most {limit} printable characters."),
+                field=name, limit=limit,
+            )
+        return value
+
+    return parse
+
+
+def name(value, field_name="name") -> str:
+    value = text(MAX_NAME)(value, field_name)
+    if not value:
+        raise ActionError("bad_field", N_("Type a name."), field=field_name)
+    return value
+
+
+def token(value, name="token") -> str:
+    if value not in TOKENS:
+        raise ActionError("bad_token", N_("Pick one of the eight tokens."))
+    return value
+
+
+def order(value, name="order") -> tuple[int, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise ActionError("bad_field", N_("order must be a list of player ids."), field=name)
+    return tuple(player_id(v, name) for v in value)
+
+
+def arg(parse, **kw):
+    """A field of an action, parsed by `parse`; required unless a default is given."""
+    return field(metadata={"parse": parse}, **kw)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Action:
+    """Base of every action. `player` lets the banker act for a seat."""
+
+    type = ""
+    player: int | None = arg(player_id, default=None)
+
+    def to_dict(self) -> dict:
+        """The normalized action as stored in the event log."""
+        data = {"type": self.type}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                data[f.name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+
+ACTIONS: dict[str, type[Action]] = {}
+
+
+def action(type_name: str):
+    """Register an action class under its type name."""
+
+    def register(cls):
+        cls.type = type_name
+        ACTIONS[type_name] = cls
+        return cls
+
+    return register
+
+
+@action("join")
+@dataclass(frozen=True, kw_only=True)
+class Join(Action):
+    name: str = arg(name)
+    token: str = arg(token)
+
+
+@action("opening_roll")
+@dataclass(frozen=True, kw_only=True)
+class OpeningRoll(Action):
+    dice: tuple[int, int] = arg(dice)
+
+
+@action("start")
+@dataclass(frozen=True, kw_only=True)
+class Start(Action):
+    order: tuple[int, ...] | None = arg(order, default=None)
+
+
+@action("roll")
+@dataclass(frozen=True, kw_only=True)
+class Roll(Action):
+    dice: tuple[int, int] = arg(dice)
+
+
+@action("buy")
+@dataclass(frozen=True, kw_only=True)
+class Buy(Action):
+    pass
+
+
+@action("decline")
+@dataclass(frozen=True, kw_only=True)
+class Decline(Action):
+    pass
+
+
+@action("pay_jail_fine")
+@dataclass(frozen=True, kw_only=True)
+class PayJailFine(Action):
+    pass
+
+
+@action("end_turn")
+@dataclass(frozen=True, kw_only=True)
+class EndTurn(Action):
+    pass
+
+
+@action("pay")
+@dataclass(frozen=True, kw_only=True)
+class Pay(Action):
+    to: int | str = arg(payee)
+    amount: int = arg(amount)
+    memo: str = arg(text(MAX_MEMO), default="")
+
+
+@action("bank_pay")
+@dataclass(frozen=True, kw_only=True)
+class BankPay(Action):
+    amount: int = arg(amount)
+    memo: str = arg(text(MAX_MEMO), default="")
+
+
+@action("bank_charge")
+@dataclass(frozen=True, kw_only=True)
+class BankCharge(Action):
+    amount: int = arg(amount)
+    memo: str = arg(text(MAX_MEMO), default="")
+
+
+@action("pay_debt")
+@dataclass(frozen=True, kw_only=True)
+class PayDebt(Action):
+    debt: int | None = arg(lambda v, n: _int(v, n, 1, 10**9), default=None)
+
+
+@action("move")
+@dataclass(frozen=True, kw_only=True)
+class Move(Action):
+    square: int = arg(square)
+
+
+# Not parsed into the rules: the store implements undo by replaying the log without the last event.
+UNDO = "undo"
+CONTROL = {"nonce", "csrf_token"}
+
+
+def parse(data) -> Action:
+    """Turn a dict from a form or the API into an Action, or raise ActionError saying what is wrong."""
+    if not isinstance(data, dict):
+        raise ActionError("bad_action", N_("An action must be a JSON object."))
+    kind = data.get("type")
+    cls = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ActionError("unknown_action", N_("Unknown action type: {type}."), type=str(kind)[:30])
+    known = {f.name: f for f in fields(cls)}
+    for key in data:
+        if key not in known and key != "type" and key not in CONTROL:
+            raise ActionError("unknown_field", N_("{type} has no field {field}."), type=kind, field=str(key)[:30])
+    values = {}
+    for f in known.values():
+        raw = data.get(f.name)
+        if raw is None or raw == "":
+            if f.default is not MISSING:
+                continue
+            raise ActionError("missing_field", N_("{type} needs {field}."), type=kind, field=f.name)
+        values[f.name] = f.metadata["parse"](raw, f.name)
+    return cls(**values)
+

@@ -1,0 +1,35 @@
+"""Buying the unowned deed a player landed on, or declining it."""
+
+from .errors import N_, RuleError
+from .money import require_no_debt, transfer
+from .state import BANK, GameState
+
+
+def offered_square(state: GameState, player_id: int) -> int:
+    """The square this player was offered; a RuleError if no offer waits for them."""
+    pending = state.pending
+    if not pending or pending["kind"] != "buy" or pending["player"] != player_id:
+        raise RuleError("no_offer", N_("{player} has no property to buy right now."), player=player_id)
+    return pending["square"]
+
+
+def buy(state: GameState, player_id: int, effects: list) -> None:
+    """Pay the printed price to the bank and take the deed."""
+    square = offered_square(state, player_id)
+    require_no_debt(state, player_id)
+    price = state.board[square].price
+    player = state.player(player_id)
+    if player.cash < price:
+        raise RuleError("short_of_cash", N_("{square} costs {price}; {player} has only {cash}."),
+                        square=square, price=price, player=player_id, cash=player.cash)
+    transfer(state, player_id, BANK, price, effects, "purchase", square)
+    state.deeds[square].owner = player_id
+    state.pending = None
+    effects.append({"kind": "bought", "player": player_id, "square": square})
+
+
+def decline(state: GameState, player_id: int, effects: list) -> None:
+    """Leave the deed with the bank."""
+    square = offered_square(state, player_id)
+    state.pending = None
+    effects.append({"kind": "declined", "player": player_id, "square": square})

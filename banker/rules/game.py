@@ -1,0 +1,140 @@
+"""apply(state, action, actor) -> (new_state, effects): the one way a game changes (dispatch only)."""
+
+from dataclasses import dataclass
+
+from . import buying, jail, lobby, money, moves, turns
+from .actions import Action, parse
+from .errors import N_, NotAllowed, RuleError
+from .money import charge, transfer
+from .state import BANK, POT, GameState, new_game
+
+BANKER_ONLY = {"start", "bank_pay", "bank_charge", "move"}
+LOBBY = {"join", "opening_roll", "start"}
+SEATLESS = {"join", "start"}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sent an action: a seat, the banker, or (for join) a newcomer."""
+
+    player: int | None = None
+    banker: bool = False
+
+    def __str__(self) -> str:
+        if self.banker:
+            return "banker"
+        return str(self.player) if self.player is not None else "guest"
+
+    @classmethod
+    def parse(cls, text: str) -> "Actor":
+        if text == "banker":
+            return cls(banker=True)
+        return cls(player=int(text)) if text.isdigit() else cls()
+
+
+def subject(state: GameState, action: Action, actor: Actor) -> int | None:
+    """The seat an action is for: the actor's own, or the one the banker names (default: whose turn)."""
+    if action.type in SEATLESS:
+        return None
+    if action.player is not None:
+        if not actor.banker and action.player != actor.player:
+            raise NotAllowed("not_your_seat", N_("You can only act for your own seat."))
+        return state.player(action.player).id
+    if actor.player is not None:
+        return actor.player
+    if actor.banker and state.turn is not None:
+        return state.turn
+    raise RuleError("which_player", N_("Say which player this is for."))
+
+
+def apply(state: GameState, action: Action, actor: Actor) -> tuple[GameState, list[dict]]:
+    """Apply one action for an actor; the given state is left untouched.
+
+    Raises ActionError (malformed), RuleError (illegal now) or NotAllowed (not this actor's to take).
+    """
+    if action.type in BANKER_ONLY and not actor.banker:
+        raise NotAllowed("banker_only", N_("Only the banker can do that."))
+    if action.type == "join" and (actor.player is not None):
+        raise RuleError("already_seated", N_("You already have a seat in this game."))
+    if action.type not in LOBBY:
+        require_playing(state)
+    new = state.copy()
+    player = subject(new, action, actor)
+    if player is not None and new.player(player).bankrupt:
+        raise RuleError("bankrupt", N_("{player} is bankrupt and out of the game."), player=player)
+    effects: list[dict] = []
+    HANDLERS[action.type](new, player, action, effects)
+    return new, effects
+
+
+def require_playing(state: GameState) -> None:
+    if state.status == "lobby":
+        raise RuleError("not_started", N_("The game has not started yet."))
+    if state.status == "ended":
+        raise RuleError("game_over", N_("The game is over."))
+
+
+def _pay(state: GameState, player: int, action, effects: list) -> None:
+    """A free-form payment to another player, the bank or the Free Parking pot."""
+    if action.to == player:
+        raise RuleError("pay_self", N_("You cannot pay yourself."))
+    if action.to == POT and not state.settings.free_parking_jackpot:
+        raise RuleError("no_jackpot", N_("This game has no Free Parking jackpot."))
+    if action.to not in (BANK, POT) and state.player(action.to).bankrupt:
+        raise RuleError("bankrupt", N_("{player} is bankrupt and out of the game."), player=action.to)
+    charge(state, player, action.to, action.amount, effects, "payment", memo=action.memo)
+
+
+HANDLERS = {
+    "join": lambda s, p, a, e: lobby.join(s, a, e),
+    "opening_roll": lambda s, p, a, e: lobby.opening_roll(s, p, a, e),
+    "start": lambda s, p, a, e: lobby.start(s, a, e),
+    "roll": lambda s, p, a, e: turns.roll(s, p, a.dice, e),
+    "buy": lambda s, p, a, e: buying.buy(s, p, e),
+    "decline": lambda s, p, a, e: buying.decline(s, p, e),
+    "pay_jail_fine": lambda s, p, a, e: jail.pay_fine(s, s.player(p), e),
+    "end_turn": lambda s, p, a, e: turns.end_turn(s, p, e),
+    "pay": _pay,
+    "bank_pay": lambda s, p, a, e: transfer(s, BANK, p, a.amount, e, "bank_payment", memo=a.memo),
+    "bank_charge": lambda s, p, a, e: charge(s, p, BANK, a.amount, e, "bank_charge", memo=a.memo),
+    "pay_debt": lambda s, p, a, e: money.pay_debt(s, p, a.debt, e),
+    "move": lambda s, p, a, e: moves.correct_position(s, p, a.square, e),
+}
+
+
+def replay(edition: str, settings, log) -> GameState:
+    """Fold a game's log of (actor, action dict) pairs from a new game: gives its current state."""
+    state = new_game(edition, settings)
+    for actor, data in log:
+        state, _ = apply(state, parse(data), actor)
+    return state
+
+
+def legal_actions(state: GameState, player_id: int) -> set[str]:
+    """The actions a seat could take now (for screens to offer only what is possible)."""
+    found: set[str] = set()
+    me = state.player(player_id)
+    if state.status == "lobby":
+        if lobby.needs_opening_roll(state, me):
+            found.add("opening_roll")
+        return found
+    if state.status != "playing" or me.bankrupt:
+        return found
+    found.add("pay")
+    owed = state.debts_of(player_id)
+    if owed and me.cash >= owed[0].amount:
+        found.add("pay_debt")
+    pending = state.pending
+    if pending and pending["kind"] == "buy" and pending["player"] == player_id:
+        found.add("decline")
+        if me.cash >= state.board[pending["square"]].price and not owed:
+            found.add("buy")
+    if state.turn != player_id or pending:
+        return found
+    if not state.rolled and not owed:
+        found.add("roll")
+        if me.in_jail and me.cash >= jail.fine(state):
+            found.add("pay_jail_fine")
+    if state.rolled and not owed:
+        found.add("end_turn")
+    return found

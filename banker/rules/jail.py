@@ -1,0 +1,45 @@
+"""Jail: three ways out (doubles, the fine, a card) and the third failed roll."""
+
+from .errors import N_, RuleError
+from .money import charge, to_bank, transfer
+from .moves import advance, land
+from .state import GameState, Player
+
+
+def fine(state: GameState) -> int:
+    return state.board.constants["jail_fine"]
+
+
+def roll_in_jail(state: GameState, player: Player, dice: tuple[int, int], effects: list) -> None:
+    """Doubles free the player and move them (no extra roll); the third miss pays the fine and moves."""
+    state.rolled = True
+    if dice[0] == dice[1]:
+        release(player, effects, "doubles")
+    else:
+        player.jail_rolls += 1
+        if player.jail_rolls < 3:
+            effects.append({"kind": "stayed_in_jail", "player": player.id, "tries": player.jail_rolls})
+            return
+        charge(state, player.id, to_bank(state), fine(state), effects, "jail_fine")
+        release(player, effects, "third_roll")
+    advance(state, player, sum(dice), effects)
+    land(state, player, sum(dice), effects)
+
+
+def release(player: Player, effects: list, how: str) -> None:
+    player.in_jail = False
+    player.jail_rolls = 0
+    effects.append({"kind": "left_jail", "player": player.id, "how": how})
+
+
+def pay_fine(state: GameState, player: Player, effects: list) -> None:
+    """Pay the fine before rolling; the player then rolls as usual."""
+    if not player.in_jail:
+        raise RuleError("not_in_jail", N_("{player} is not in jail."), player=player.id)
+    if state.rolled:
+        raise RuleError("already_rolled", N_("The fine is paid before rolling."))
+    if player.cash < fine(state):
+        raise RuleError("short_of_cash", N_("The fine is {amount}; {player} has only {cash}."),
+                        amount=fine(state), player=player.id, cash=player.cash)
+    transfer(state, player.id, to_bank(state), fine(state), effects, "jail_fine")
+    release(player, effects, "fine")

@@ -1,0 +1,81 @@
+"""Before the first roll: joining, the opening rolls that order the seats, and the start."""
+
+from .actions import Join, OpeningRoll, Start
+from .errors import N_, RuleError
+from .state import MAX_PLAYERS, GameState, Player
+
+
+def require_lobby(state: GameState) -> None:
+    if state.status != "lobby":
+        raise RuleError("game_started", N_("The game has already started; joining is closed."))
+
+
+def join(state: GameState, action: Join, effects: list) -> None:
+    """Seat a new player; names (ignoring case) and tokens are unique within the game."""
+    require_lobby(state)
+    if len(state.players) >= MAX_PLAYERS:
+        raise RuleError("table_full", N_("The table is full: eight players at most."))
+    if any(p.name.casefold() == action.name.casefold() for p in state.players):
+        raise RuleError("name_taken", N_("{name} is already playing; pick another name."), name=action.name)
+    if any(p.token == action.token for p in state.players):
+        raise RuleError("token_taken", N_("The {token} is taken; pick another token."), token=action.token)
+    player = Player(
+        id=max((p.id for p in state.players), default=0) + 1,
+        name=action.name, token=action.token, cash=state.settings.start_cash,
+    )
+    state.players.append(player)
+    effects.append({"kind": "joined", "player": player.id})
+
+
+def needs_opening_roll(state: GameState, player: Player) -> bool:
+    """True until the player's opening rolls set them apart from every other player.
+
+    Ties roll again: a player whose rolls so far are a prefix of another's rolls once more.
+    """
+    mine = player.opening_rolls
+    if not mine:
+        return True
+    return any(
+        other.id != player.id and other.opening_rolls[: len(mine)] == mine
+        and len(other.opening_rolls) >= len(mine)
+        for other in state.players
+    )
+
+
+def opening_roll(state: GameState, player_id: int, action: OpeningRoll, effects: list) -> None:
+    """Record a player's opening roll; the highest total starts."""
+    require_lobby(state)
+    player = state.player(player_id)
+    if not needs_opening_roll(state, player):
+        raise RuleError("already_rolled", N_("{player} has already rolled {total}."),
+                        player=player.id, total=player.opening_rolls[-1])
+    player.opening_rolls.append(sum(action.dice))
+    effects.append({"kind": "opening_roll", "player": player.id, "dice": list(action.dice)})
+
+
+def rolled_order(state: GameState) -> list[int]:
+    """The seat order from the opening rolls, highest first (call once nobody needs to roll)."""
+    ranked = sorted(state.players, key=lambda p: p.opening_rolls, reverse=True)
+    return [p.id for p in ranked]
+
+
+def start(state: GameState, action: Start, effects: list) -> None:
+    """Fix the seat order (given, or from the opening rolls) and give the first turn."""
+    require_lobby(state)
+    if len(state.players) < 2:
+        raise RuleError("too_few_players", N_("At least two players are needed to start."))
+    ids = [p.id for p in state.players]
+    if action.order is not None:
+        if sorted(action.order) != sorted(ids):
+            raise RuleError("bad_order", N_("The order must name every player exactly once."))
+        order = list(action.order)
+    else:
+        waiting = [p for p in state.players if needs_opening_roll(state, p)]
+        if waiting:
+            raise RuleError("waiting_for_rolls", N_("{player} still has to roll for the order."),
+                            player=waiting[0].id)
+        order = rolled_order(state)
+    state.order = order
+    state.status = "playing"
+    state.turn = order[0]
+    effects.append({"kind": "started", "order": order})

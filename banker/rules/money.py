@@ -1,0 +1,76 @@
+"""Moving money: every change of cash goes through `transfer`, so the effects form a full ledger."""
+
+from .errors import N_, RuleError
+from .state import BANK, POT, Debt, GameState
+
+
+def transfer(state: GameState, payer, payee, amount: int, effects: list, reason: str,
+             square: int | None = None, memo: str = "") -> None:
+    """Move `amount` from payer to payee (player ids, BANK or POT) and record it.
+
+    The caller has checked that the payer can afford it; the bank never runs out.
+    """
+    _add(state, payer, -amount)
+    _add(state, payee, amount)
+    effect = {"kind": "transfer", "from": payer, "to": payee, "amount": amount, "reason": reason}
+    if square is not None:
+        effect["square"] = square
+    if memo:
+        effect["memo"] = memo
+    effects.append(effect)
+
+
+def _add(state: GameState, party, amount: int) -> None:
+    if party == BANK:
+        return
+    if party == POT:
+        state.free_parking += amount
+    else:
+        state.player(party).cash += amount
+
+
+def charge(state: GameState, payer: int, payee, amount: int, effects: list, reason: str,
+           square: int | None = None, memo: str = "") -> None:
+    """Make a player pay: at once if their cash covers it, otherwise the whole sum becomes a debt."""
+    if state.player(payer).cash >= amount:
+        transfer(state, payer, payee, amount, effects, reason, square, memo)
+        return
+    debt = Debt(id=state.next_id(), debtor=payer, creditor=payee, amount=amount,
+                reason=reason, square=square, memo=memo)
+    state.debts.append(debt)
+    effects.append({"kind": "debt", "id": debt.id, "debtor": payer, "creditor": payee,
+                    "amount": amount, "reason": reason, "square": square})
+
+
+def to_bank(state: GameState) -> str:
+    """Where taxes and fines go: the Free Parking pot under that house rule, else the bank."""
+    return POT if state.settings.free_parking_jackpot else BANK
+
+
+def pay_debt(state: GameState, debtor: int, debt_id: int | None, effects: list) -> None:
+    """Settle one open debt in full (the oldest when no id is given)."""
+    owed = state.debts_of(debtor)
+    if not owed:
+        raise RuleError("no_debt", N_("{player} has no debt to pay."), player=debtor)
+    debt = next((d for d in owed if d.id == debt_id), None) if debt_id else owed[0]
+    if debt is None:
+        raise RuleError("no_debt", N_("{player} has no debt number {id}."), player=debtor, id=debt_id)
+    cash = state.player(debtor).cash
+    if cash < debt.amount:
+        raise RuleError(
+            "short_of_cash", N_("{player} owes {amount} but has only {cash}."),
+            player=debtor, amount=debt.amount, cash=cash,
+        )
+    state.debts.remove(debt)
+    transfer(state, debtor, debt.creditor, debt.amount, effects, debt.reason, debt.square, debt.memo)
+    effects.append({"kind": "debt_paid", "id": debt.id, "debtor": debtor})
+
+
+def require_no_debt(state: GameState, player: int) -> None:
+    """Refuse while the player still owes money (rolling, buying, ending the turn)."""
+    owed = state.debts_of(player)
+    if owed:
+        raise RuleError(
+            "in_debt", N_("{player} must first pay the {amount} still owed."),
+            player=player, amount=sum(d.amount for d in owed),
+        )

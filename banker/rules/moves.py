@@ -1,0 +1,65 @@
+"""Moving a token around the board: GO salary on the way, then what the square asks for."""
+
+from .errors import N_, RuleError
+from .money import charge, to_bank, transfer
+from .rent import rent_due
+from .state import BANK, POT, GameState, Player
+
+
+def advance(state: GameState, player: Player, steps: int, effects: list) -> None:
+    """Move forward; passing or landing on GO pays the salary (double on GO under the house rule)."""
+    start = player.position
+    player.position = (start + steps) % len(state.board)
+    effects.append({"kind": "moved", "player": player.id, "from": start, "to": player.position})
+    if start + steps >= len(state.board):
+        salary = state.settings.go_salary
+        if player.position == 0 and state.settings.go_exact_bonus:
+            salary *= 2
+        transfer(state, BANK, player.id, salary, effects, "salary")
+
+
+def send_to_jail(state: GameState, player: Player, effects: list, why: str) -> None:
+    """Straight to jail: no GO salary, and the turn's rolling is over."""
+    player.position = state.board.jail
+    player.in_jail = True
+    player.jail_rolls = 0
+    if state.turn == player.id:
+        state.doubles = 0
+        state.rolled = True
+    effects.append({"kind": "jailed", "player": player.id, "why": why})
+
+
+def land(state: GameState, player: Player, dice_total: int, effects: list) -> None:
+    """Resolve the square the token stopped on: offer, rent, tax, jail or jackpot."""
+    square = state.board[player.position]
+    if square.ownable:
+        deed = state.deeds[square.index]
+        if deed.owner is None:
+            state.pending = {"kind": "buy", "player": player.id, "square": square.index}
+            effects.append({"kind": "offer", "player": player.id, "square": square.index})
+        elif deed.owner != player.id:
+            rent = rent_due(state, square.index, dice_total)
+            if rent:
+                charge(state, player.id, deed.owner, rent, effects, "rent", square.index)
+            else:
+                effects.append({"kind": "no_rent", "player": player.id, "square": square.index})
+    elif square.type == "tax":
+        amount = state.settings.luxury_tax if square.tax == "luxury" else square.amount
+        charge(state, player.id, to_bank(state), amount, effects, "tax", square.index)
+    elif square.type == "go_to_jail":
+        send_to_jail(state, player, effects, "square")
+    elif square.type == "free_parking" and state.settings.free_parking_jackpot and state.free_parking:
+        transfer(state, POT, player.id, state.free_parking, effects, "jackpot", square.index)
+    elif square.type in ("chance", "community_chest"):
+        effects.append({"kind": "card_due", "player": player.id, "square": square.index})
+
+
+def correct_position(state: GameState, player_id: int, square: int, effects: list) -> None:
+    """The banker puts a token where it really is on the table; nothing is paid or resolved."""
+    player = state.player(player_id)
+    if player.in_jail and square != state.board.jail:
+        raise RuleError("in_jail", N_("{player} is in jail; a token in jail stays on the Jail square."),
+                        player=player.id)
+    effects.append({"kind": "moved", "player": player.id, "from": player.position, "to": square,
+                    "correction": True})
+    player.position = square

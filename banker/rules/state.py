@@ -1,0 +1,164 @@
+"""The state of one game: plain dataclasses that round-trip through JSON (to_dict / from_dict)."""
+
+from dataclasses import asdict, dataclass, field, fields
+
+from .board import Board, load_board
+from .errors import ActionError, N_
+
+BANK = "bank"
+POT = "free_parking"
+TOKENS = ("hat", "car", "dog", "iron", "ship", "wheelbarrow", "thimble", "cat")
+MAX_PLAYERS = len(TOKENS)
+
+
+@dataclass(kw_only=True)
+class Settings:
+    """The game's rules as chosen at creation (DESIGN.md section 6); defaults are the official game."""
+
+    start_cash: int = 1500
+    go_salary: int = 200
+    go_exact_bonus: bool = False
+    free_parking_jackpot: bool = False
+    luxury_tax: int = 100
+    double_rent_with_mortgaged_lot: bool = True
+
+    @classmethod
+    def parse(cls, data: dict | None) -> "Settings":
+        """Validate user-supplied settings; unknown keys and out-of-range values are ActionErrors."""
+        data = dict(data or {})
+        known = {f.name: f for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise ActionError("unknown_setting", N_("Unknown setting: {key}."), key=key)
+        for key in ("start_cash", "go_salary"):
+            if key in data:
+                data[key] = _whole(data[key], key, 0, 100_000)
+        for key in ("go_exact_bonus", "free_parking_jackpot", "double_rent_with_mortgaged_lot"):
+            if key in data and not isinstance(data[key], bool):
+                raise ActionError("bad_setting", N_("{key} must be true or false."), key=key)
+        if "luxury_tax" in data and data["luxury_tax"] not in (75, 100):
+            raise ActionError("bad_setting", N_("luxury_tax must be 75 or 100."))
+        return cls(**data)
+
+
+def _whole(value, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ActionError(
+            "bad_setting", N_("{key} must be a whole number from {low} to {high}."),
+            key=name, low=low, high=high,
+        )
+    return value
+
+
+@dataclass(kw_only=True)
+class Player:
+    """A seat at the table: money, token position, jail and the cards in hand."""
+
+    id: int
+    name: str
+    token: str
+    cash: int
+    position: int = 0
+    in_jail: bool = False
+    jail_rolls: int = 0
+    jail_cards: list[str] = field(default_factory=list)
+    bankrupt: bool = False
+    opening_rolls: list[int] = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
+class Deed:
+    """A title deed: who holds it (None = the bank), its buildings, and whether it is mortgaged."""
+
+    square: int
+    owner: int | None = None
+    houses: int = 0
+    hotel: bool = False
+    mortgaged: bool = False
+
+
+@dataclass(kw_only=True)
+class Debt:
+    """A payment that could not be made in full: owed until the debtor has the cash."""
+
+    id: int
+    debtor: int
+    creditor: int | str
+    amount: int
+    reason: str
+    square: int | None = None
+    memo: str = ""
+
+
+@dataclass(kw_only=True)
+class GameState:
+    """Everything the rules know about one game; never edited except by rules.apply."""
+
+    edition: str = "us"
+    settings: Settings = field(default_factory=Settings)
+    status: str = "lobby"
+    players: list[Player] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+    turn: int | None = None
+    rolled: bool = False
+    doubles: int = 0
+    last_roll: list[int] | None = None
+    pending: dict | None = None
+    deeds: dict[int, Deed] = field(default_factory=dict)
+    bank_houses: int = 32
+    bank_hotels: int = 12
+    free_parking: int = 0
+    debts: list[Debt] = field(default_factory=list)
+    serial: int = 0
+
+    @property
+    def board(self) -> Board:
+        return load_board(self.edition)
+
+    def player(self, player_id: int) -> Player:
+        """The player with this id; an ActionError if there is none."""
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise ActionError("no_such_player", N_("There is no player {id} in this game."), id=player_id)
+
+    def has_player(self, player_id) -> bool:
+        return any(p.id == player_id for p in self.players)
+
+    def next_id(self) -> int:
+        """A fresh id for a debt, trade or auction: ids are never reused within a game."""
+        self.serial += 1
+        return self.serial
+
+    def debts_of(self, player_id: int) -> list[Debt]:
+        return [d for d in self.debts if d.debtor == player_id]
+
+    def to_dict(self) -> dict:
+        """The snapshot: JSON-ready, and from_dict(to_dict()) gives an equal state."""
+        data = asdict(self)
+        data["deeds"] = [asdict(d) for d in self.deeds.values()]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameState":
+        data = dict(data)
+        data["settings"] = Settings(**data["settings"])
+        data["players"] = [Player(**p) for p in data["players"]]
+        data["deeds"] = {d["square"]: Deed(**d) for d in data["deeds"]}
+        data["debts"] = [Debt(**d) for d in data["debts"]]
+        return cls(**data)
+
+    def copy(self) -> "GameState":
+        return GameState.from_dict(self.to_dict())
+
+
+def new_game(edition: str = "us", settings: Settings | None = None) -> GameState:
+    """A game in its lobby: every deed with the bank, the bank's full stock of buildings."""
+    board = load_board(edition)
+    return GameState(
+        edition=edition,
+        settings=settings or Settings(),
+        deeds={s.index: Deed(square=s.index) for s in board.deeds},
+        bank_houses=board.constants["houses_total"],
+        bank_hotels=board.constants["hotels_total"],
+    )

@@ -1,0 +1,70 @@
+"""A turn: roll the dice the table rolled, settle the square, maybe roll again, end the turn."""
+
+from .errors import N_, RuleError
+from .jail import roll_in_jail
+from .money import require_no_debt
+from .moves import advance, land, send_to_jail
+from .state import GameState
+
+
+def require_turn(state: GameState, player_id: int) -> None:
+    if state.turn != player_id:
+        raise RuleError("not_your_turn", N_("It is {player}'s turn."), player=state.turn)
+
+
+def require_no_pending(state: GameState) -> None:
+    pending = state.pending
+    if pending and pending["kind"] == "buy":
+        raise RuleError("decision_pending", N_("{player} must first buy or decline {square}."),
+                        player=pending["player"], square=pending["square"])
+
+
+def roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list) -> None:
+    """Move by the dice; doubles roll again, and the third double in a row goes to jail unmoved."""
+    require_turn(state, player_id)
+    require_no_pending(state)
+    if state.rolled:
+        raise RuleError("already_rolled", N_("{player} has rolled; end the turn."), player=player_id)
+    require_no_debt(state, player_id)
+    player = state.player(player_id)
+    state.last_roll = list(dice)
+    effects.append({"kind": "rolled", "player": player_id, "dice": list(dice)})
+    if player.in_jail:
+        roll_in_jail(state, player, dice, effects)
+        return
+    if dice[0] == dice[1]:
+        state.doubles += 1
+        if state.doubles == 3:
+            send_to_jail(state, player, effects, "three_doubles")
+            return
+    else:
+        state.rolled = True
+    advance(state, player, sum(dice), effects)
+    land(state, player, sum(dice), effects)
+
+
+def end_turn(state: GameState, player_id: int, effects: list) -> None:
+    """Pass the turn to the next player still in the game, once the roll is done and settled."""
+    require_turn(state, player_id)
+    require_no_pending(state)
+    if not state.rolled:
+        if state.doubles:
+            raise RuleError("roll_again", N_("{player} rolled doubles and must roll again."), player=player_id)
+        raise RuleError("not_rolled", N_("{player} has not rolled yet."), player=player_id)
+    require_no_debt(state, player_id)
+    state.turn = next_player(state, player_id)
+    state.rolled = False
+    state.doubles = 0
+    state.last_roll = None
+    effects.append({"kind": "turn", "player": state.turn})
+
+
+def next_player(state: GameState, player_id: int) -> int:
+    """The next seat in order that is not bankrupt."""
+    order = state.order
+    at = order.index(player_id)
+    for step in range(1, len(order) + 1):
+        candidate = order[(at + step) % len(order)]
+        if not state.player(candidate).bankrupt:
+            return candidate
+    return player_id
