@@ -15,7 +15,8 @@ MAX_MEMO = 80
 
 
 def _int(value, name: str, low: int, high: int) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    # isdecimal, not isdigit: int() rejects "²"; the length cap keeps int() under its digit limit.
+    if isinstance(value, str) and len(value) <= 20 and value.strip().removeprefix("-").isdecimal():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
         raise ActionError("bad_field", N_("{field} must be a whole number."), field=name)

@@ -10,7 +10,8 @@ def advance(state: GameState, player: Player, steps: int, effects: list) -> None
     """Move forward; passing or landing on GO pays the salary (double on GO under the house rule)."""
     start = player.position
     player.position = (start + steps) % len(state.board)
-    effects.append({"kind": "moved", "player": player.id, "from": start, "to": player.position})
+    effects.append({"kind": "moved", "player": player.id, "from_square": start,
+                    "square": player.position})
     if start + steps >= len(state.board):
         salary = state.settings.go_salary
         if player.position == 0 and state.settings.go_exact_bonus:
@@ -60,6 +61,6 @@ def correct_position(state: GameState, player_id: int, square: int, effects: lis
     if player.in_jail and square != state.board.jail:
         raise RuleError("in_jail", N_("{player} is in jail; a token in jail stays on the Jail square."),
                         player=player.id)
-    effects.append({"kind": "moved", "player": player.id, "from": player.position, "to": square,
-                    "correction": True})
+    effects.append({"kind": "moved", "player": player.id, "from_square": player.position,
+                    "square": square, "correction": True})
     player.position = square

@@ -1,0 +1,62 @@
+"""Tabletop Banker: the Bank and the deed box for a property-trading board game at a real table."""
+
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
+    """Build the app: defaults, then instance/config.py (or the test mapping), then the parts."""
+    app = Flask(
+        __name__,
+        instance_path=str(instance_path or ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI="sqlite:///" + str(Path(app.instance_path) / "banker.sqlite"),
+        HTMX_CDN=True,
+        PUBLIC_URL=None,
+        POLL_SECONDS=1,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=timedelta(days=7),
+        WTF_CSRF_TIME_LIMIT=None,
+        BABEL_DEFAULT_LOCALE="en",
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("DATABASE_URL"):
+            app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+
+    from . import web
+    from .models import db
+    from .store import sqlite_setup
+
+    db.init_app(app)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            sqlite_setup(db.engine)
+        db.create_all()
+    web.init_app(app)
+    return app
+
+
+def _secret_key(instance: Path) -> str:
+    """Read instance/secret_key, writing a new random one on first run (never committed)."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32), encoding="utf-8")
+        path.chmod(0o600)
+    return path.read_text(encoding="utf-8").strip()

@@ -1,0 +1,59 @@
+"""The database: a game row holding the latest snapshot, its seats, and the append-only event log."""
+
+from datetime import datetime
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+class Game(db.Model):
+    """One game night. `state` is the snapshot after event number `version`."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True)
+    banker_token_hash: Mapped[str] = mapped_column(String(64))
+    edition: Mapped[str] = mapped_column(String(16))
+    settings: Mapped[dict] = mapped_column(JSON)
+    state: Mapped[dict] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime]
+
+
+class Seat(db.Model):
+    """The secret behind a player's phone: only its hash is kept."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[int]
+    token_hash: Mapped[str] = mapped_column(String(64), index=True)
+
+
+class Event(db.Model):
+    """One applied action: who, what, its effects, and whether the banker undid it."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "seq"), UniqueConstraint("game_id", "nonce"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seq: Mapped[int]
+    actor: Mapped[str] = mapped_column(String(16))
+    type: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict] = mapped_column(JSON)
+    effects: Mapped[list] = mapped_column(JSON)
+    nonce: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+    undone: Mapped[bool] = mapped_column(default=False)

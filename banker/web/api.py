@@ -1,0 +1,110 @@
+"""The JSON API (DESIGN.md section 3): the same actions as the pages, authenticated by bearer token."""
+
+from flask import Blueprint, jsonify, request, url_for
+from flask_babel import gettext as _
+
+from .. import store
+from ..rules import Actor
+from ..rules.errors import GameError
+from ..rules.view import state_json
+from .context import public_url
+from .join import seat_token
+from .narrate import refusal, summary
+
+bp = Blueprint("api", __name__, url_prefix="/api/games")
+
+
+def error(code: str, text: str, status: int):
+    return jsonify({"error": {"code": code, "message": text}}), status
+
+
+def _body() -> dict | None:
+    data = request.get_json(silent=True)
+    return data if isinstance(data, dict) else None
+
+
+def _game_and_actor(code: str):
+    """The game and who the bearer token belongs to, or an error response."""
+    game = store.find_game(code)
+    if game is None:
+        return None, None, error("not_found", _("No game with code %(code)s.", code=code), 404)
+    header = request.headers.get("Authorization", "")
+    token = header[7:] if header.startswith("Bearer ") else None
+    actor = store.actor_for(game, token)
+    if actor is None:
+        return game, None, error("unauthorized", _("Send a valid token for this game."), 401)
+    return game, actor, None
+
+
+def _refusal(err: GameError, game):
+    return error(err.code, refusal(err, store.load_state(game) if game else None), err.status)
+
+
+@bp.post("")
+def create():
+    data = _body()
+    if data is None:
+        return error("bad_request", _("Send a JSON object."), 400)
+    try:
+        game, banker_token = store.create_game(data.get("edition", "us"), data.get("rules"))
+    except GameError as err:
+        return _refusal(err, None)
+    join_url = public_url(url_for("join.page", code=game.code))
+    return jsonify(code=game.code, banker_token=banker_token, join_url=join_url), 201
+
+
+@bp.post("/<code>/players")
+def join(code):
+    data = _body()
+    if data is None:
+        return error("bad_request", _("Send a JSON object."), 400)
+    game = store.find_game(code)
+    if game is None:
+        return error("not_found", _("No game with code %(code)s.", code=code), 404)
+    nonce = data.get("nonce")
+    token = seat_token(game.code, nonce) if isinstance(nonce, str) and nonce else store.new_token()
+    try:
+        outcome = store.act(game.code, Actor(), {**data, "type": "join"}, seat_token=token)
+    except GameError as err:
+        return _refusal(err, game)
+    return jsonify(player_id=outcome.player, player_token=token), 201
+
+
+@bp.get("/<code>")
+def state(code):
+    game, actor, failure = _game_and_actor(code)
+    if failure:
+        return failure
+    return jsonify(state_json(store.load_state(game), game.version))
+
+
+@bp.post("/<code>/actions")
+def act(code):
+    game, actor, failure = _game_and_actor(code)
+    if failure:
+        return failure
+    data = _body()
+    if data is None:
+        return error("bad_request", _("Send a JSON object."), 400)
+    try:
+        outcome = store.act(game.code, actor, data)
+    except GameError as err:
+        return _refusal(err, game)
+    except store.Busy:
+        return error("busy", _("The table is busy; try again."), 503)
+    return jsonify(version=outcome.version, events=outcome.effects, repeated=outcome.repeated,
+                   state=state_json(outcome.state, outcome.version))
+
+
+@bp.get("/<code>/events")
+def events(code):
+    game, actor, failure = _game_and_actor(code)
+    if failure:
+        return failure
+    current = store.load_state(game)
+    return jsonify(events=[
+        {"seq": e.seq, "time": e.created_at.isoformat(), "actor": e.actor, "type": e.type,
+         "action": e.payload, "effects": e.effects, "text": summary(current, e.effects),
+         "undone": e.undone}
+        for e in reversed(store.history(game))
+    ])

@@ -1,0 +1,118 @@
+"""One helper per screen builds the whole context its page and every fragment of it need."""
+
+from flask import current_app, request, url_for
+
+from .. import qr, store
+from ..models import Game
+from ..rules import legal_actions
+from ..rules.state import BANK, TOKENS, GameState
+from ..rules.view import state_json
+from .narrate import involves, party, summary
+
+HISTORY_ROWS = 40
+
+
+def public_url(path: str) -> str:
+    """A full URL phones can open: the LAN address when the host browses on localhost."""
+    base = request.host_url
+    public = current_app.config.get("PUBLIC_URL")
+    if public and request.host.split(":")[0] in ("localhost", "127.0.0.1", "[::1]"):
+        base = public
+    return base.rstrip("/") + path
+
+
+def history_rows(game: Game, state: GameState, player: int | None = None) -> list[dict]:
+    """The newest entries as sentences; for a phone, only those that concern its player."""
+    events = store.history(game, limit=HISTORY_ROWS * (3 if player else 1))
+    told = {e.seq: summary(state, e.effects) for e in events}
+    rows = []
+    for e in events:
+        if player is not None and e.actor != str(player) and not any(involves(x, player) for x in e.effects):
+            continue
+        text = told[e.seq]
+        if e.type == "undo":
+            undone = e.payload["seq"]
+            text = ("↶ " + told[undone]) if undone in told else text
+        rows.append({
+            "seq": e.seq, "time": e.created_at.strftime("%H:%M"), "text": text,
+            "actor": party(state, int(e.actor)) if e.actor.isdigit() else e.actor,
+            "undone": e.undone, "undo": e.type == "undo",
+        })
+    return rows[:HISTORY_ROWS]
+
+
+def latest_outcome(game: Game, state: GameState) -> str | None:
+    """The newest entry as a sentence: what every screen shows as the outcome of the last action."""
+    rows = store.history(game, limit=1)
+    return summary(state, rows[0].effects) if rows else None
+
+
+def board_cells(state: GameState) -> list[dict]:
+    """The forty squares placed around an 11 x 11 grid, GO at the bottom right."""
+    by_square: dict[int, list] = {}
+    for p in state.players:
+        if not p.bankrupt and state.status != "lobby":
+            by_square.setdefault(p.position, []).append(p)
+    cells = []
+    for sq in state.board.squares:
+        i = sq.index
+        if i <= 10:
+            row, col = 11, 11 - i
+        elif i <= 20:
+            row, col = 21 - i, 1
+        elif i <= 30:
+            row, col = 1, i - 19
+        else:
+            row, col = i - 29, 11
+        cells.append({"square": sq, "row": row, "col": col, "deed": state.deeds.get(i),
+                      "tokens": by_square.get(i, [])})
+    return cells
+
+
+def game_context(game: Game) -> dict:
+    """What every screen of a game shows."""
+    state = store.load_state(game)
+    return {
+        "game": game, "code": game.code, "version": game.version, "state": state,
+        "view": state_json(state, game.version), "board": state.board,
+        "currency": state.board.currency, "players": {p.id: p for p in state.players},
+        "tokens": TOKENS, "BANK": BANK, "jail_fine": state.board.constants["jail_fine"],
+        "latest": latest_outcome(game, state),
+    }
+
+
+def table_context(game: Game, banker: bool) -> dict:
+    """The host screen: everything public, plus the banker's tools when this browser is the banker."""
+    context = game_context(game)
+    state = context["state"]
+    context.update(
+        banker=banker, cells=board_cells(state), history=history_rows(game, state),
+        join_url=public_url(url_for("join.page", code=game.code)),
+        turn_legal=legal_actions(state, state.turn) if state.turn else set(),
+        undoable=_undoable(game, state) if banker else None,
+    )
+    if state.status == "lobby":
+        context["join_qr"] = qr.svg(context["join_url"])
+    return context
+
+
+def _undoable(game: Game, state: GameState) -> str | None:
+    """What Undo would take back, in words (None when nothing can be undone)."""
+    last = store.last_live_event(game)
+    if last is None or last.type == "join":
+        return None
+    return summary(state, last.effects)
+
+
+def phone_context(game: Game, player: int) -> dict:
+    """A phone: its own player's money, turn, deeds, debts and history."""
+    context = game_context(game)
+    state = context["state"]
+    me = state.player(player)
+    context.update(
+        me=me, legal=legal_actions(state, player), history=history_rows(game, state, player),
+        my_deeds=[d for d in context["view"]["deeds"] if d["owner"] == player],
+        my_debts=state.debts_of(player),
+        others=[p for p in state.players if p.id != player and not p.bankrupt],
+    )
+    return context

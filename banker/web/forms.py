@@ -1,0 +1,27 @@
+"""Plain HTML forms to action dicts: the rules validate the result, as for the JSON API."""
+
+from werkzeug.datastructures import MultiDict
+
+from ..rules.errors import ActionError, N_
+
+DICE_FIELDS = ("die1", "die2")
+
+
+def action_from_form(form: MultiDict) -> dict:
+    """Collect a form's fields into an action; dice come as die1/die2, a seat order as pos-<id>."""
+    data = {k: v for k, v in form.items() if k != "csrf_token" and k not in DICE_FIELDS
+            and not k.startswith("pos-")}
+    if any(f in form for f in DICE_FIELDS):
+        if not all(form.get(f) for f in DICE_FIELDS):
+            raise ActionError("missing_field", N_("Tap the number on each die."))
+        data["dice"] = [form[f] for f in DICE_FIELDS]
+    positions = {k[4:]: v for k, v in form.items() if k.startswith("pos-")}
+    if positions:
+        try:
+            ranked = sorted(positions, key=lambda pid: int(positions[pid]))
+        except ValueError:
+            raise ActionError("bad_order", N_("Give every player a place in the order.")) from None
+        if len({positions[p] for p in positions}) != len(positions):
+            raise ActionError("bad_order", N_("Give every player a different place."))
+        data["order"] = ranked
+    return data

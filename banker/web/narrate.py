@@ -1,0 +1,137 @@
+"""Words for the screens: rule refusals and action effects rendered as translated sentences."""
+
+from flask_babel import gettext as _
+
+from ..rules.errors import GameError
+from ..rules.state import BANK, POT, GameState
+
+MONEY_PARAMS = {"amount", "cash", "price", "total_owed"}
+
+
+def money(state: GameState, amount: int) -> str:
+    """An amount with the edition's currency sign: $1,500."""
+    return f"{state.board.currency}{amount:,}"
+
+
+def party(state: GameState, who) -> str:
+    """A player's name, "the bank" or "Free Parking"."""
+    if who == BANK:
+        return _("the bank")
+    if who == POT:
+        return _("Free Parking")
+    if who is None:
+        return _("nobody")
+    return state.player(who).name if state.has_player(who) else _("player %(id)s", id=who)
+
+
+def square(state: GameState, index: int) -> str:
+    return state.board[index].name
+
+
+def _params(state: GameState, params: dict) -> dict:
+    shown = {}
+    for key, value in params.items():
+        if key == "square" and isinstance(value, int):
+            value = square(state, value)
+        elif key in ("player", "to", "from", "debtor", "creditor"):
+            value = party(state, value)
+        elif key in MONEY_PARAMS and isinstance(value, int):
+            value = money(state, value)
+        shown[key] = value
+    return shown
+
+
+def refusal(error: GameError, state: GameState | None) -> str:
+    """A refusal from the rules as one translated sentence naming squares and players."""
+    params = _params(state, error.params) if state else error.params
+    return _(error.message).format(**params)
+
+
+REASONS = {
+    "rent": lambda p: _("{from} paid {to} {amount} rent for {square}.").format(**p),
+    "salary": lambda p: _("{to} collected {amount} salary.").format(**p),
+    "tax": lambda p: _("{from} paid {amount} {square}.").format(**p),
+    "purchase": lambda p: _("{from} bought {square} for {amount}.").format(**p),
+    "payment": lambda p: _("{from} paid {to} {amount}.").format(**p),
+    "bank_payment": lambda p: _("The bank paid {to} {amount}.").format(**p),
+    "bank_charge": lambda p: _("The bank charged {from} {amount}.").format(**p),
+    "jail_fine": lambda p: _("{from} paid the {amount} jail fine.").format(**p),
+    "jackpot": lambda p: _("{to} collected the {amount} Free Parking jackpot.").format(**p),
+}
+
+JAIL_WHY = {
+    "square": lambda p: _("{player} goes to jail.").format(**p),
+    "three_doubles": lambda p: _("Three doubles in a row: {player} goes to jail.").format(**p),
+}
+
+JAIL_EXIT = {
+    "doubles": lambda p: _("{player} rolled doubles and leaves jail.").format(**p),
+    "fine": lambda p: _("{player} paid the fine and leaves jail.").format(**p),
+    "third_roll": lambda p: _("Third try: {player} pays the fine and leaves jail.").format(**p),
+}
+
+
+def _rolled(p: dict, effect: dict) -> str:
+    a, b = effect["dice"]
+    if a == b:
+        return _("{player} rolled {a} + {b}: doubles!").format(a=a, b=b, **p)
+    return _("{player} rolled {a} + {b}.").format(a=a, b=b, **p)
+
+
+def _debt(p: dict, effect: dict) -> str:
+    return _("{debtor} owes {creditor} {amount} but has too little cash.").format(**p)
+
+
+def _moved(p: dict, effect: dict) -> str:
+    if effect.get("correction"):
+        return _("The banker put {player} on {square}.").format(**p)
+    return _("{player} moves to {square}.").format(**p)
+
+
+STORIES = {
+    "joined": lambda p, e: _("{player} joined the game.").format(**p),
+    "opening_roll": lambda p, e: _("{player} rolled {total} for the seat order.").format(total=sum(e["dice"]), **p),
+    "started": lambda p, e: _("The game starts. Order: {names}.").format(**p),
+    "rolled": _rolled,
+    "moved": _moved,
+    "transfer": lambda p, e: REASONS[e["reason"]](p) + (f" ({e['memo']})" if e.get("memo") else ""),
+    "debt": _debt,
+    "offer": lambda p, e: _("{player} may buy {square}.").format(**p),
+    "declined": lambda p, e: _("{player} declined {square}; it stays with the bank.").format(**p),
+    "no_rent": lambda p, e: _("{square} is mortgaged: no rent.").format(**p),
+    "jailed": lambda p, e: JAIL_WHY[e["why"]](p),
+    "left_jail": lambda p, e: JAIL_EXIT[e["how"]](p),
+    "stayed_in_jail": lambda p, e: _("No doubles: {player} stays in jail (try {tries} of 3).").format(**p),
+    "card_due": lambda p, e: _("{player} draws a card at {square}: settle it with Pay or the banker.").format(**p),
+    "turn": lambda p, e: _("It is {player}'s turn.").format(**p),
+    "undone": lambda p, e: _("The banker undid entry {seq}.").format(**p),
+}
+SILENT = {"bought", "debt_paid"}
+
+
+def story(state: GameState, effect: dict) -> str | None:
+    """One effect as a sentence (None for effects another sentence already tells)."""
+    if effect["kind"] in SILENT:
+        return None
+    params = _params(state, effect)
+    if effect["kind"] == "started":
+        params["names"] = ", ".join(party(state, pid) for pid in effect["order"])
+    return STORIES[effect["kind"]](params, effect)
+
+
+def summary(state: GameState, effects: list[dict]) -> str:
+    """All the effects of one action as a short paragraph."""
+    return " ".join(text for text in (story(state, e) for e in effects) if text)
+
+
+def involves(effect: dict, player_id: int) -> bool:
+    """True when the effect concerns this player (for a phone's own history)."""
+    return player_id in (effect.get(k) for k in ("player", "from", "to", "debtor", "creditor"))
+
+
+def token_names() -> dict[str, str]:
+    """The eight tokens' names in the reader's language."""
+    return {
+        "hat": _("Top hat"), "car": _("Car"), "dog": _("Dog"), "iron": _("Iron"),
+        "ship": _("Ship"), "wheelbarrow": _("Wheelbarrow"), "thimble": _("Thimble"), "cat": _("Cat"),
+    }

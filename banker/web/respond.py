@@ -1,0 +1,62 @@
+"""The one place that turns an outcome or a refusal into a response, for htmx or a plain form."""
+
+from flask import flash, make_response, redirect, render_template, request
+from flask_babel import gettext as _
+
+from .. import store
+from ..rules.errors import GameError
+from ..store import Outcome
+from .narrate import refusal, summary
+
+
+def from_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def page_or_fragment(page: str, fragment: str, **context):
+    """The fragment for an htmx request, else the whole page that includes it."""
+    response = make_response(render_template(fragment if from_htmx() else page, **context))
+    response.vary.add("HX-Request")
+    return response
+
+
+def acted(outcome: Outcome, code: str, back: str):
+    """After an action: htmx gets the message, the new probe and a refresh signal; a form, a redirect."""
+    text = summary(outcome.state, outcome.effects)
+    if not from_htmx():
+        flash(text, "ok")
+        return redirect(back, 303)
+    response = make_response(render_template(
+        "_message.html", message=text, category="ok", code=code, version=outcome.version,
+        probe_oob=True,
+    ))
+    response.headers["HX-Trigger"] = "game-changed"
+    return response
+
+
+def refused(error: GameError, state, back: str):
+    """A refusal changes nothing: say why, where the user acted (422 for htmx, flash for a form)."""
+    text = refusal(error, state)
+    if not from_htmx():
+        flash(text, "error")
+        return redirect(back, 303)
+    return render_template("_message.html", message=text, category="error"), 422
+
+
+def message(text: str, status: int, back: str | None = None):
+    """A plain message (not found, forbidden, expired form) in the right shape for the request."""
+    if back and not from_htmx():
+        flash(text, "error")
+        return redirect(back, 303)
+    return render_template("_message.html", message=text, category="error"), status
+
+
+def perform(game, actor, data: dict, back: str):
+    """Apply an action from a page through the store and answer with its outcome or refusal."""
+    try:
+        outcome = store.act(game.code, actor, data)
+    except GameError as error:
+        return refused(error, store.load_state(game), back)
+    except store.Busy:
+        return message(_("The table is busy; try again."), 503, back)
+    return acted(outcome, game.code, back)
