@@ -15,6 +15,7 @@ csrf = CSRFProtect()
 babel = Babel()
 LANGUAGES = ["en"]
 HTMX_VERSION = "2.0.8"
+HTMX_CDN_HOST = "cdn.jsdelivr.net"
 HTMX_SRI = "sha384-/TgkGk7p307TH7EXJDuUlgG3Ce1UVolAOFopFekQkkXihi5u/6OCvVKyz1W+idaz"
 
 
@@ -25,7 +26,7 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     app.jinja_env.filters["money"] = lambda amount, currency="$": f"{currency}{amount:,}"
-    app.jinja_env.globals.update(htmx_version=HTMX_VERSION, htmx_sri=HTMX_SRI,
+    app.jinja_env.globals.update(htmx_version=HTMX_VERSION, htmx_sri=HTMX_SRI, htmx_cdn_host=HTMX_CDN_HOST,
                                  nonce=lambda: secrets.token_urlsafe(16), get_locale=get_locale)
     app.context_processor(lambda: {"token_names": token_names()})
 
