@@ -27,7 +27,9 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         POLL_SECONDS=1,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        PERMANENT_SESSION_LIFETIME=timedelta(days=7),
+        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
+        # The live probe runs every second on every phone: it must not rewrite the cookie each time.
+        SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
         BABEL_DEFAULT_LOCALE="en",
     )
