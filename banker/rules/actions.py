@@ -94,6 +94,13 @@ def order(value, name="order") -> tuple[int, ...]:
     return tuple(player_id(v, name) for v in value)
 
 
+def levels(value, name="levels") -> dict[int, int]:
+    """A colour group's building levels: {"<square>": 0..5}, 5 meaning a hotel."""
+    if not isinstance(value, dict) or not 1 <= len(value) <= 4:
+        raise ActionError("bad_field", N_("levels must map each lot of a group to 0-5."), field=name)
+    return {square(k, "square"): _int(v, "level", 0, 5) for k, v in value.items()}
+
+
 def arg(parse, **kw):
     """A field of an action, parsed by `parse`; required unless a default is given."""
     return field(metadata={"parse": parse}, **kw)
@@ -111,7 +118,9 @@ class Action:
         data = {"type": self.type}
         for f in fields(self):
             value = getattr(self, f.name)
-            if value is not None:
+            if isinstance(value, dict):
+                data[f.name] = {str(k): v for k, v in value.items()}
+            elif value is not None:
                 data[f.name] = list(value) if isinstance(value, tuple) else value
         return data
 
@@ -210,6 +219,36 @@ class PayDebt(Action):
 @action("move")
 @dataclass(frozen=True, kw_only=True)
 class Move(Action):
+    square: int = arg(square)
+
+
+@action("build")
+@dataclass(frozen=True, kw_only=True)
+class Build(Action):
+    square: int = arg(square)
+
+
+@action("sell_building")
+@dataclass(frozen=True, kw_only=True)
+class SellBuilding(Action):
+    square: int = arg(square)
+
+
+@action("set_buildings")
+@dataclass(frozen=True, kw_only=True)
+class SetBuildings(Action):
+    levels: dict = arg(levels)
+
+
+@action("mortgage")
+@dataclass(frozen=True, kw_only=True)
+class Mortgage(Action):
+    square: int = arg(square)
+
+
+@action("unmortgage")
+@dataclass(frozen=True, kw_only=True)
+class Unmortgage(Action):
     square: int = arg(square)
 
 

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from . import buying, jail, lobby, money, moves, turns
+from . import buildings, buying, jail, lobby, money, mortgages, moves, turns
 from .actions import Action, parse
 from .errors import N_, NotAllowed, RuleError
 from .money import charge, transfer
@@ -99,6 +99,11 @@ HANDLERS = {
     "bank_charge": lambda s, p, a, e: charge(s, p, BANK, a.amount, e, "bank_charge", memo=a.memo),
     "pay_debt": lambda s, p, a, e: money.pay_debt(s, p, a.debt, e),
     "move": lambda s, p, a, e: moves.correct_position(s, p, a.square, e),
+    "build": lambda s, p, a, e: buildings.build(s, p, a.square, e),
+    "sell_building": lambda s, p, a, e: buildings.sell(s, p, a.square, e),
+    "set_buildings": lambda s, p, a, e: buildings.set_levels(s, p, a.levels, e),
+    "mortgage": lambda s, p, a, e: mortgages.mortgage(s, p, a.square, e),
+    "unmortgage": lambda s, p, a, e: mortgages.unmortgage(s, p, a.square, e),
 }
 
 

@@ -5,10 +5,11 @@ from .state import BANK, POT, Debt, GameState
 
 
 def transfer(state: GameState, payer, payee, amount: int, effects: list, reason: str,
-             square: int | None = None, memo: str = "") -> None:
+             square: int | None = None, memo: str = "", **detail) -> None:
     """Move `amount` from payer to payee (player ids, BANK or POT) and record it.
 
-    The caller has checked that the payer can afford it; the bank never runs out.
+    The caller has checked that the payer can afford it; the bank never runs out. `detail`
+    (such as the buildings a rent was for) goes into the record for the history to tell.
     """
     _add(state, payer, -amount)
     _add(state, payee, amount)
@@ -17,6 +18,7 @@ def transfer(state: GameState, payer, payee, amount: int, effects: list, reason:
         effect["square"] = square
     if memo:
         effect["memo"] = memo
+    effect.update(detail)
     effects.append(effect)
 
 
@@ -30,16 +32,16 @@ def _add(state: GameState, party, amount: int) -> None:
 
 
 def charge(state: GameState, payer: int, payee, amount: int, effects: list, reason: str,
-           square: int | None = None, memo: str = "") -> None:
+           square: int | None = None, memo: str = "", **detail) -> None:
     """Make a player pay: at once if their cash covers it, otherwise the whole sum becomes a debt."""
     if state.player(payer).cash >= amount:
-        transfer(state, payer, payee, amount, effects, reason, square, memo)
+        transfer(state, payer, payee, amount, effects, reason, square, memo, **detail)
         return
     debt = Debt(id=state.next_id(), debtor=payer, creditor=payee, amount=amount,
                 reason=reason, square=square, memo=memo)
     state.debts.append(debt)
     effects.append({"kind": "debt", "id": debt.id, "debtor": payer, "creditor": payee,
-                    "amount": amount, "reason": reason, "square": square})
+                    "amount": amount, "reason": reason, "square": square, **detail})
 
 
 def to_bank(state: GameState) -> str:

@@ -2,7 +2,7 @@
 
 from .errors import N_, RuleError
 from .money import charge, to_bank, transfer
-from .rent import rent_due
+from .rent import rent_detail, rent_due
 from .state import BANK, POT, GameState, Player
 
 
@@ -41,7 +41,8 @@ def land(state: GameState, player: Player, dice_total: int, effects: list) -> No
         elif deed.owner != player.id:
             rent = rent_due(state, square.index, dice_total)
             if rent:
-                charge(state, player.id, deed.owner, rent, effects, "rent", square.index)
+                charge(state, player.id, deed.owner, rent, effects, "rent", square.index,
+                       **rent_detail(state, square.index, dice_total))
             else:
                 effects.append({"kind": "no_rent", "player": player.id, "square": square.index})
     elif square.type == "tax":

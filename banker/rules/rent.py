@@ -40,3 +40,14 @@ def rent_due(state: GameState, square: int, dice_total: int = 0) -> int:
     if sq.type == "utility":
         return rate * dice_total if dice_total else rate
     return rate
+
+
+def rent_detail(state: GameState, square: int, dice_total: int = 0) -> dict:
+    """Why the rent is what it is, for the history: buildings, deeds held, or the dice."""
+    sq = state.board[square]
+    deed = state.deeds[square]
+    if sq.type == "street":
+        level = 5 if deed.hotel else deed.houses
+        return {"level": level, "doubled": level == 0 and doubles_base_rent(state, square)}
+    held = sum(1 for s in state.board.of_type(sq.type) if state.deeds[s.index].owner == deed.owner)
+    return {"held": held, "dice": dice_total} if sq.type == "utility" else {"held": held}

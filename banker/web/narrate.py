@@ -1,6 +1,7 @@
 """Words for the screens: rule refusals and action effects rendered as translated sentences."""
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..rules.errors import GameError
 from ..rules.state import BANK, POT, GameState
@@ -31,7 +32,7 @@ def square(state: GameState, index: int) -> str:
 def _params(state: GameState, params: dict) -> dict:
     shown = {}
     for key, value in params.items():
-        if key == "square" and isinstance(value, int):
+        if (key == "square" or key.endswith("_square")) and isinstance(value, int):
             value = square(state, value)
         elif key in ("player", "to", "from", "debtor", "creditor"):
             value = party(state, value)
@@ -47,8 +48,34 @@ def refusal(error: GameError, state: GameState | None) -> str:
     return _(error.message).format(**params)
 
 
+def buildings(level: int) -> str:
+    """"hotel", "3 houses" or "" for a lot's level 0-5."""
+    if level == 5:
+        return _("hotel")
+    return ngettext("%(num)s house", "%(num)s houses", level) if level else ""
+
+
+def _rent_basis(effect: dict) -> str:
+    """What a rent was for: "Boardwalk, hotel", "2 railroads", "10 × 7"."""
+    if "level" in effect:
+        if effect["level"]:
+            return buildings(effect["level"])
+        return _("whole group, double rent") if effect.get("doubled") else ""
+    if effect.get("dice"):
+        return f"{effect['amount'] // effect['dice']} × {effect['dice']}"
+    if "held" in effect:
+        return ngettext("%(num)s owned", "%(num)s owned", effect["held"])
+    return ""
+
+
+def _rent(p: dict, effect: dict) -> str:
+    basis = _rent_basis(effect)
+    if basis:
+        return _("{from} paid {to} {amount} rent for {square} ({basis}).").format(basis=basis, **p)
+    return _("{from} paid {to} {amount} rent for {square}.").format(**p)
+
+
 REASONS = {
-    "rent": lambda p: _("{from} paid {to} {amount} rent for {square}.").format(**p),
     "salary": lambda p: _("{to} collected {amount} salary.").format(**p),
     "tax": lambda p: _("{from} paid {amount} {square}.").format(**p),
     "purchase": lambda p: _("{from} bought {square} for {amount}.").format(**p),
@@ -57,6 +84,10 @@ REASONS = {
     "bank_charge": lambda p: _("The bank charged {from} {amount}.").format(**p),
     "jail_fine": lambda p: _("{from} paid the {amount} jail fine.").format(**p),
     "jackpot": lambda p: _("{to} collected the {amount} Free Parking jackpot.").format(**p),
+    "building": lambda p: _("{from} paid {amount} for buildings on {square}.").format(**p),
+    "building_sale": lambda p: _("{to} sold buildings on {square} for {amount}.").format(**p),
+    "mortgage": lambda p: _("{to} mortgaged {square} for {amount}.").format(**p),
+    "unmortgage": lambda p: _("{from} lifted the mortgage on {square} for {amount}.").format(**p),
 }
 
 JAIL_WHY = {
@@ -94,7 +125,8 @@ STORIES = {
     "started": lambda p, e: _("The game starts. Order: {names}.").format(**p),
     "rolled": _rolled,
     "moved": _moved,
-    "transfer": lambda p, e: REASONS[e["reason"]](p) + (f" ({e['memo']})" if e.get("memo") else ""),
+    "transfer": lambda p, e: (_rent(p, e) if e["reason"] == "rent" else REASONS[e["reason"]](p))
+    + (f" ({e['memo']})" if e.get("memo") else ""),
     "debt": _debt,
     "offer": lambda p, e: _("{player} may buy {square}.").format(**p),
     "declined": lambda p, e: _("{player} declined {square}; it stays with the bank.").format(**p),
@@ -106,7 +138,7 @@ STORIES = {
     "turn": lambda p, e: _("It is {player}'s turn.").format(**p),
     "undone": lambda p, e: _("The banker undid entry {seq}.").format(**p),
 }
-SILENT = {"bought", "debt_paid"}
+SILENT = {"bought", "debt_paid", "built", "sold", "levels_set", "mortgaged", "unmortgaged"}
 
 
 def story(state: GameState, effect: dict) -> str | None:

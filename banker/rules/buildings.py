@@ -1,0 +1,172 @@
+"""Houses and hotels: even building and selling on complete, unmortgaged groups, within the
+bank's supply of 32 houses and 12 hotels. A hotel is the fifth level of a lot."""
+
+from .errors import N_, RuleError
+from .money import require_no_debt, transfer
+from .state import BANK, Deed, GameState
+
+HOTEL = 5
+
+
+def level(deed: Deed) -> int:
+    """0-4 houses, 5 for a hotel."""
+    return HOTEL if deed.hotel else deed.houses
+
+
+def set_level(deed: Deed, value: int) -> None:
+    deed.hotel = value == HOTEL
+    deed.houses = 0 if value == HOTEL else value
+
+
+def group_deeds(state: GameState, square: int) -> list[Deed]:
+    """Every lot of the colour group that `square` belongs to, in board order."""
+    return [state.deeds[s.index] for s in state.board.group(state.board[square].group)]
+
+
+def _owned_street(state: GameState, player_id: int, square: int) -> Deed:
+    sq = state.board[square]
+    if sq.type != "street":
+        raise RuleError("not_a_street", N_("{square} cannot have buildings: only streets can."), square=square)
+    deed = state.deeds[square]
+    if deed.owner != player_id:
+        raise RuleError("not_yours", N_("{player} does not own {square}."), player=player_id, square=square)
+    return deed
+
+
+def _require_buildable_group(state: GameState, player_id: int, square: int) -> list[Deed]:
+    lots = group_deeds(state, square)
+    missing = [d for d in lots if d.owner != player_id]
+    if missing:
+        raise RuleError("group_not_complete", N_("To build on {square}, {player} needs every lot of its group; {other_square} is missing."),
+                        square=square, player=player_id, other_square=missing[0].square)
+    mortgaged = [d for d in lots if d.mortgaged]
+    if mortgaged:
+        raise RuleError("group_mortgaged", N_("{other_square} is mortgaged: lift it before building in its group."),
+                        other_square=mortgaged[0].square)
+    return lots
+
+
+def check_build(state: GameState, player_id: int, square: int) -> int:
+    """Raise RuleError unless the next building on `square` may be bought now; returns its cost."""
+    deed = _owned_street(state, player_id, square)
+    lots = _require_buildable_group(state, player_id, square)
+    require_no_debt(state, player_id)
+    now = level(deed)
+    if now == HOTEL:
+        raise RuleError("has_hotel", N_("{square} already has a hotel: nothing more can be built."), square=square)
+    lowest = min(level(d) for d in lots)
+    if now > lowest:
+        behind = next(d for d in lots if level(d) == lowest)
+        raise RuleError("uneven", N_("Build evenly: {other_square} needs its next building before {square}."),
+                        other_square=behind.square, square=square)
+    cost = state.board[square].house_cost
+    player = state.player(player_id)
+    if player.cash < cost:
+        raise RuleError("short_of_cash", N_("A building on {square} costs {price}; {player} has only {cash}."),
+                        square=square, price=cost, player=player_id, cash=player.cash)
+    if now == 4 and state.bank_hotels < 1:
+        raise RuleError("no_hotels", N_("The bank has no hotels left."))
+    if now < 4 and state.bank_houses < 1:
+        raise RuleError("no_houses", N_("The bank has no houses left."))
+    return cost
+
+
+def build(state: GameState, player_id: int, square: int, effects: list) -> None:
+    """Buy the next house (or the hotel after four houses) on a lot, evenly across its group."""
+    cost = check_build(state, player_id, square)
+    deed = state.deeds[square]
+    now = level(deed)
+    if now == 4:
+        state.bank_hotels -= 1
+        state.bank_houses += 4
+    else:
+        state.bank_houses -= 1
+    set_level(deed, now + 1)
+    transfer(state, player_id, BANK, cost, effects, "building", square)
+    effects.append({"kind": "built", "player": player_id, "square": square, "level": now + 1})
+
+
+def check_sell(state: GameState, player_id: int, square: int) -> int:
+    """Raise RuleError unless one level of `square` may be sold now; returns the refund."""
+    deed = _owned_street(state, player_id, square)
+    lots = group_deeds(state, square)
+    now = level(deed)
+    if now == 0:
+        raise RuleError("no_buildings", N_("{square} has no buildings to sell."), square=square)
+    highest = max(level(d) for d in lots)
+    if now < highest:
+        ahead = next(d for d in lots if level(d) == highest)
+        raise RuleError("uneven", N_("Sell evenly: sell from {other_square} before {square}."),
+                        other_square=ahead.square, square=square)
+    if now == HOTEL and state.bank_houses < 4:
+        raise RuleError("no_houses_for_hotel", N_("Breaking the hotel on {square} needs 4 houses from the bank, which has {count}; sell the group's hotels outright instead."),
+                        square=square, count=state.bank_houses)
+    return state.board[square].house_cost // 2
+
+
+def sell(state: GameState, player_id: int, square: int, effects: list) -> None:
+    """Sell one level back to the bank at half its cost, evenly; a hotel breaks into four houses."""
+    refund = check_sell(state, player_id, square)
+    deed = state.deeds[square]
+    now = level(deed)
+    if now == HOTEL:
+        state.bank_houses -= 4
+        state.bank_hotels += 1
+    else:
+        state.bank_houses += 1
+    set_level(deed, now - 1)
+    transfer(state, BANK, player_id, refund, effects, "building_sale", square)
+    effects.append({"kind": "sold", "player": player_id, "square": square, "level": now - 1})
+
+
+def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects: list) -> None:
+    """Set a whole group's buildings in one step, checked as one change: even at the end, within
+    the bank's supply, paid for (or refunded at half cost). Selling hotels outright this way needs
+    no houses from the bank."""
+    squares = sorted(levels)
+    first = squares[0]
+    lots = [_owned_street(state, player_id, s) for s in squares]
+    group = group_deeds(state, first)
+    if sorted(d.square for d in group) != squares:
+        raise RuleError("whole_group", N_("Give a level for every lot of {square}'s group, and only those."), square=first)
+    old = {d.square: level(d) for d in group}
+    if max(levels.values()) - min(levels.values()) > 1:
+        raise RuleError("uneven", N_("The group's lots must end within one building of each other."))
+    if levels == old:
+        raise RuleError("no_change", N_("Those are already the group's buildings."))
+    cost = state.board[first].house_cost
+    bought = sum(max(0, levels[s] - old[s]) for s in squares)
+    sold = sum(max(0, old[s] - levels[s]) for s in squares)
+    if bought:
+        _require_buildable_group(state, player_id, first)
+        require_no_debt(state, player_id)
+    houses = state.bank_houses + sum(_houses(old[s]) - _houses(levels[s]) for s in squares)
+    hotels = state.bank_hotels + sum(_hotels(old[s]) - _hotels(levels[s]) for s in squares)
+    if houses < 0:
+        raise RuleError("no_houses", N_("That needs {need} houses from the bank, which has {count}."),
+                        need=state.bank_houses - houses, count=state.bank_houses)
+    if hotels < 0:
+        raise RuleError("no_hotels", N_("That needs {need} hotels from the bank, which has {count}."),
+                        need=state.bank_hotels - hotels, count=state.bank_hotels)
+    price = bought * cost - sold * (cost // 2)
+    player = state.player(player_id)
+    if price > player.cash:
+        raise RuleError("short_of_cash", N_("That costs {price}; {player} has only {cash}."),
+                        price=price, player=player_id, cash=player.cash)
+    state.bank_houses, state.bank_hotels = houses, hotels
+    for s in squares:
+        set_level(state.deeds[s], levels[s])
+    if price > 0:
+        transfer(state, player_id, BANK, price, effects, "building", first)
+    elif price < 0:
+        transfer(state, BANK, player_id, -price, effects, "building_sale", first)
+    effects.append({"kind": "levels_set", "player": player_id, "square": first,
+                    "levels": {str(s): levels[s] for s in squares}})
+
+
+def _houses(value: int) -> int:
+    return 0 if value == HOTEL else value
+
+
+def _hotels(value: int) -> int:
+    return 1 if value == HOTEL else 0
