@@ -156,10 +156,11 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
     state.bank_houses, state.bank_hotels = houses, hotels
     for s in squares:
         set_level(state.deeds[s], levels[s])
+    group = state.board[first].group
     if price > 0:
-        transfer(state, player_id, BANK, price, effects, "building", first)
+        transfer(state, player_id, BANK, price, effects, "building", group=group)
     elif price < 0:
-        transfer(state, BANK, player_id, -price, effects, "building_sale", first)
+        transfer(state, BANK, player_id, -price, effects, "building_sale", group=group)
     effects.append({"kind": "levels_set", "player": player_id, "square": first,
                     "levels": {str(s): levels[s] for s in squares}})
 

@@ -38,3 +38,14 @@ class NotAllowed(GameError):
     """The actor may not take this action (another seat's, or banker-only)."""
 
     status = 403
+
+
+def attempt(check, *args):
+    """Run a raising check as a query: (its result, None) when allowed, (None, the RuleError) if not.
+
+    Screens use it to offer a button with its price, or to show why it is not offered.
+    """
+    try:
+        return check(*args), None
+    except RuleError as error:
+        return None, error

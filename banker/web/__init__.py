@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from . import api, home, join, live, player, table
-from .narrate import token_names
+from .narrate import buildings, group_names, token_names
 from .respond import from_htmx
 
 csrf = CSRFProtect()
@@ -28,7 +28,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["money"] = lambda amount, currency="$": f"{currency}{amount:,}"
     app.jinja_env.globals.update(htmx_version=HTMX_VERSION, htmx_sri=HTMX_SRI, htmx_cdn_host=HTMX_CDN_HOST,
                                  nonce=lambda: secrets.token_urlsafe(16), get_locale=get_locale)
-    app.context_processor(lambda: {"token_names": token_names()})
+    app.context_processor(lambda: {"token_names": token_names(), "group_names": group_names(),
+                                   "buildings_text": buildings})
 
     @app.errorhandler(CSRFError)
     def expired_form(error):

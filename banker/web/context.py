@@ -5,9 +5,10 @@ from flask import current_app, request, url_for
 from .. import qr, store
 from ..models import Game
 from ..rules import legal_actions
+from ..rules.holdings import holdings
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.view import state_json
-from .narrate import involves, party, summary
+from .narrate import explain, involves, party, summary
 
 HISTORY_ROWS = 40
 
@@ -111,7 +112,7 @@ def phone_context(game: Game, player: int) -> dict:
     me = state.player(player)
     context.update(
         me=me, legal=legal_actions(state, player), history=history_rows(game, state, player),
-        my_deeds=[d for d in context["view"]["deeds"] if d["owner"] == player],
+        holdings=explain(state, holdings(state, player)),
         my_debts=state.debts_of(player),
         others=[p for p in state.players if p.id != player and not p.bankrupt],
     )

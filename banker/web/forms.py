@@ -8,9 +8,10 @@ DICE_FIELDS = ("die1", "die2")
 
 
 def action_from_form(form: MultiDict) -> dict:
-    """Collect a form's fields into an action; dice come as die1/die2, a seat order as pos-<id>."""
+    """Collect a form's fields into an action: dice come as die1/die2, a seat order as pos-<id>,
+    a group's building levels as level-<square>."""
     data = {k: v for k, v in form.items() if k != "csrf_token" and k not in DICE_FIELDS
-            and not k.startswith("pos-")}
+            and not k.startswith(("pos-", "level-"))}
     if any(f in form for f in DICE_FIELDS):
         if not all(form.get(f) for f in DICE_FIELDS):
             raise ActionError("missing_field", N_("Tap the number on each die."))
@@ -24,4 +25,7 @@ def action_from_form(form: MultiDict) -> dict:
         if len({positions[p] for p in positions}) != len(positions):
             raise ActionError("bad_order", N_("Give every player a different place."))
         data["order"] = ranked
+    levels = {k[6:]: v for k, v in form.items() if k.startswith("level-")}
+    if levels:
+        data["levels"] = levels
     return data

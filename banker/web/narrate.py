@@ -84,8 +84,8 @@ REASONS = {
     "bank_charge": lambda p: _("The bank charged {from} {amount}.").format(**p),
     "jail_fine": lambda p: _("{from} paid the {amount} jail fine.").format(**p),
     "jackpot": lambda p: _("{to} collected the {amount} Free Parking jackpot.").format(**p),
-    "building": lambda p: _("{from} paid {amount} for buildings on {square}.").format(**p),
-    "building_sale": lambda p: _("{to} sold buildings on {square} for {amount}.").format(**p),
+    "building": lambda p: _("{from} paid {amount} for buildings on {where}.").format(**p),
+    "building_sale": lambda p: _("{to} sold buildings on {where} for {amount}.").format(**p),
     "mortgage": lambda p: _("{to} mortgaged {square} for {amount}.").format(**p),
     "unmortgage": lambda p: _("{from} lifted the mortgage on {square} for {amount}.").format(**p),
 }
@@ -146,6 +146,10 @@ def story(state: GameState, effect: dict) -> str | None:
     if effect["kind"] in SILENT:
         return None
     params = _params(state, effect)
+    if "group" in effect:
+        params["where"] = _("the %(group)s group", group=group_names()[effect["group"]])
+    elif "square" in effect:
+        params["where"] = params["square"]
     if effect["kind"] == "started":
         params["names"] = ", ".join(party(state, pid) for pid in effect["order"])
     return STORIES[effect["kind"]](params, effect)
@@ -167,3 +171,23 @@ def token_names() -> dict[str, str]:
         "hat": _("Top hat"), "car": _("Car"), "dog": _("Dog"), "iron": _("Iron"),
         "ship": _("Ship"), "wheelbarrow": _("Wheelbarrow"), "thimble": _("Thimble"), "cat": _("Cat"),
     }
+
+
+def group_names() -> dict[str, str]:
+    """Colour groups, railroads and utilities as the reader calls them."""
+    return {
+        "brown": _("Brown"), "light_blue": _("Light blue"), "pink": _("Pink"), "orange": _("Orange"),
+        "red": _("Red"), "yellow": _("Yellow"), "green": _("Green"), "dark_blue": _("Dark blue"),
+        "railroad": _("Railroads"), "utility": _("Utilities"),
+    }
+
+
+def explain(state: GameState, holdings: list[dict]) -> list[dict]:
+    """Turn the refusals in a player's holdings into sentences for the buttons."""
+    for section in holdings:
+        for lot in section["lots"]:
+            for key in ("build", "sell", "mortgage", "unmortgage"):
+                if key in lot:
+                    value, error = lot[key]
+                    lot[key] = (value, refusal(error, state) if error else None)
+    return holdings

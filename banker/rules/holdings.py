@@ -1,0 +1,38 @@
+"""A player's deeds as their phone shows them: grouped, with what each button would cost or why
+it is not possible now (queries only: nothing here changes the game)."""
+
+from .buildings import HOTEL, check_build, check_sell, level
+from .errors import attempt
+from .mortgages import check_mortgage, check_unmortgage
+from .rent import owns_group, rent_due
+from .state import GameState
+
+
+def holdings(state: GameState, player_id: int) -> list[dict]:
+    """One entry per colour group (then railroads, utilities) where the player holds a deed."""
+    board = state.board
+    sections: dict[str, dict] = {}
+    for square in board.deeds:
+        deed = state.deeds[square.index]
+        if deed.owner != player_id:
+            continue
+        key = square.group or square.type
+        section = sections.setdefault(key, {
+            "key": key, "street": square.type == "street",
+            "size": len(board.group(key)) if square.group else len(board.of_type(square.type)),
+            "complete": bool(square.group) and owns_group(state, player_id, square.group),
+            "house_cost": square.house_cost, "lots": [],
+        })
+        lot = {"square": square.index, "name": square.name, "level": level(deed),
+               "mortgaged": deed.mortgaged, "rent": rent_due(state, square.index), "type": square.type}
+        if square.type == "street":
+            lot["build"] = attempt(check_build, state, player_id, square.index)
+            lot["sell"] = attempt(check_sell, state, player_id, square.index)
+        lot["mortgage"] = attempt(check_mortgage, state, player_id, square.index)
+        lot["unmortgage"] = attempt(check_unmortgage, state, player_id, square.index)
+        section["lots"].append(lot)
+    for section in sections.values():
+        section["built"] = any(lot["level"] for lot in section["lots"])
+        section["hotels"] = sum(lot["level"] == HOTEL for lot in section["lots"])
+        section["sell_all"] = sum(lot["level"] for lot in section["lots"]) * (section["house_cost"] // 2)
+    return list(sections.values())
