@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from .. import store
 from ..rules import Actor
 from ..rules.errors import GameError
+from ..rules.state import TOKENS
 from .narrate import refusal
 from .seats import game_or_404, remember, seat_here
 
@@ -64,6 +65,6 @@ def rejoin(code, token):
 
 def _context(game):
     state = store.load_state(game)
-    return {"game": game, "code": game.code, "state": state,
+    return {"game": game, "code": game.code, "state": state, "tokens": TOKENS,
             "taken": {p.token for p in state.players}}
 
