@@ -1,0 +1,142 @@
+"""End-to-end fixtures: a real waitress server on 127.0.0.1 and a real headless Chromium.
+
+The server runs create_app() on a SQLite file in a temporary folder, in a background thread, on a
+free port, and is shut down after the session. The browser is Debian's /usr/bin/chromium driven
+by Playwright's sync API; every request that is not to 127.0.0.1 is aborted and recorded, so the
+tests never reach the internet (HTMX_CDN is off: the vendored htmx is served by the app).
+"""
+
+import logging
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DESKTOP = {"viewport": {"width": 1440, "height": 1000}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+
+
+class Server:
+    """waitress serving the app in a thread; `url` is http://127.0.0.1:<port>."""
+
+    def __init__(self, app):
+        from waitress.server import create_server
+
+        self.app = app
+        self._server = create_server(app, host="127.0.0.1", port=0, threads=8,
+                                     ident="tabletop-banker-e2e", asyncore_loop_timeout=0.2)
+        self.port = self._server.effective_port
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._stopping = False
+        self._thread = threading.Thread(target=self._run, name="waitress-e2e", daemon=True)
+
+    def _run(self):
+        try:
+            self._server.run()
+        except OSError:  # select() on a socket closed by stop()
+            if not self._stopping:
+                raise
+
+    def start(self):
+        self._thread.start()
+        return self
+
+    def stop(self):
+        """Close the listening socket and every open channel, then stop the worker threads."""
+        self._stopping = True
+        logging.getLogger("waitress").setLevel(logging.CRITICAL)
+        server = self._server
+        while server._map:
+            for dispatcher in list(server._map.values()):
+                dispatcher.handle_close()
+        self._thread.join(timeout=10)
+        server.task_dispatcher.shutdown()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    from banker import create_app
+
+    folder = tmp_path_factory.mktemp("e2e")
+    app = create_app({
+        "SQLALCHEMY_DATABASE_URI": "sqlite:///" + str(folder / "banker.sqlite"),
+        "SECRET_KEY": "e2e",
+        "HTMX_CDN": False,
+        "POLL_SECONDS": 1,
+    }, instance_path=str(folder / "instance"))
+    running = Server(app).start()
+    yield running
+    running.stop()
+    from banker.models import db
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: the e2e tests drive Debian's Chromium. Install it with "
+                    "`sudo apt-get install chromium libzbar0` (libzbar0 decodes the join QR).",
+                    pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+                                              headless=True)
+        yield chromium
+        chromium.close()
+
+
+class Contexts:
+    """Opens browser contexts that may only talk to the test server, and records what went wrong."""
+
+    def __init__(self, browser, server):
+        self.browser, self.server = browser, server
+        self.opened = []
+        self.blocked: list[str] = []   # requests to anywhere but the test server
+        self.errors: list[str] = []    # uncaught page errors and console errors
+        self.loads: dict[str, list[str]] = {}  # every page load, per page (htmx swaps are not loads)
+
+    def page(self, name: str, **options):
+        context = self.browser.new_context(base_url=self.server.url, **options)
+        context.set_default_timeout(10_000)
+        context.route("**/*", self._only_local)
+        page = context.new_page()
+        self.loads[name] = []
+        page.on("framenavigated", lambda frame: frame.parent_frame is None
+                and self.loads[name].append(urlsplit(frame.url).path))
+        page.on("pageerror", lambda error: self.errors.append(f"{name}: {error}"))
+        page.on("console", lambda msg: msg.type == "error" and self.errors.append(f"{name}: {msg.text}"))
+        self.opened.append(context)
+        return page
+
+    def _only_local(self, route):
+        parts = urlsplit(route.request.url)
+        if parts.scheme in ("http", "https") and parts.netloc != f"127.0.0.1:{self.server.port}":
+            self.blocked.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    def close(self):
+        for context in self.opened:
+            context.close()
+
+
+@pytest.fixture
+def contexts(browser, server):
+    opened = Contexts(browser, server)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts():
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
