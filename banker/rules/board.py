@@ -16,6 +16,7 @@ class Square:
     index: int
     name: str
     type: str
+    short: str = ""
     group: str | None = None
     price: int = 0
     rent: tuple[int, ...] = ()

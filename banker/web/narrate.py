@@ -64,7 +64,7 @@ def _rent_basis(effect: dict) -> str:
     if effect.get("dice"):
         return f"{effect['amount'] // effect['dice']} × {effect['dice']}"
     if "held" in effect:
-        return ngettext("%(num)s owned", "%(num)s owned", effect["held"])
+        return ngettext("%(num)s railroad", "%(num)s railroads", effect["held"])
     return ""
 
 

@@ -146,7 +146,7 @@ def test_two_phones_buy_and_pay_rent_live(contexts, server, artifacts):
     rent_line = f"Bob paid Ann {money(RENT)} rent for Reading Railroad"
     expect(host.locator("#history li", has_text=rent_line)).to_have_count(1, timeout=LIVE)
     owner = host.locator(f'[data-square="{READING}"] .owner')
-    expect(owner).to_have_attribute("title", "Ann", timeout=LIVE)
+    expect(owner).to_have_attribute("title", "owned by Ann", timeout=LIVE)
     expect(owner).to_have_class(re.compile(r"\btoken-car\b"))
     expect(ann.locator(f'#wallet [data-square="{READING}"]')).to_contain_text("Reading Railroad")
     expect(ann.locator("#history")).to_contain_text(rent_line)
