@@ -1,5 +1,7 @@
 """One helper per screen builds the whole context its page and every fragment of it need."""
 
+from urllib.parse import urlsplit
+
 from flask import current_app, request, url_for
 
 from .. import qr, store
@@ -17,7 +19,7 @@ def public_url(path: str) -> str:
     """A full URL phones can open: the LAN address when the host browses on localhost."""
     base = request.host_url
     public = current_app.config.get("PUBLIC_URL")
-    if public and request.host.split(":")[0] in ("localhost", "127.0.0.1", "[::1]"):
+    if public and urlsplit(base).hostname in ("localhost", "127.0.0.1", "::1"):
         base = public
     return base.rstrip("/") + path
 

@@ -3,7 +3,6 @@
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from .context import phone_context
-from .forms import action_from_form
 from .respond import page_or_fragment, perform
 from .seats import game_or_404, seat_here
 
@@ -40,4 +39,4 @@ def act(code):
     seat = seat_here(game)
     if seat is None:
         return redirect(url_for("join.page", code=game.code), 303)
-    return perform(game, seat, action_from_form(request.form), url_for("player.page", code=game.code))
+    return perform(game, seat, request.form, url_for("player.page", code=game.code))

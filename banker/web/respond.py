@@ -6,6 +6,7 @@ from flask_babel import gettext as _
 from .. import store
 from ..rules.errors import GameError
 from ..store import Outcome
+from .forms import action_from_form
 from .narrate import refusal, summary
 
 
@@ -44,17 +45,24 @@ def refused(error: GameError, state, back: str):
 
 
 def message(text: str, status: int, back: str | None = None):
-    """A plain message (not found, forbidden, expired form) in the right shape for the request."""
-    if back and not from_htmx():
+    """A plain message in the right shape for the request: the fragment for htmx; for a plain form,
+    a flash on `back` (busy: try again from there), else an error page with the status (forbidden)."""
+    if from_htmx():
+        return render_template("_message.html", message=text, category="error"), status
+    if back:
         flash(text, "error")
         return redirect(back, 303)
-    return render_template("_message.html", message=text, category="error"), status
+    return render_template("error.html", message=text), status
 
 
-def perform(game, actor, data: dict, back: str):
-    """Apply an action from a page through the store and answer with its outcome or refusal."""
+def perform(game, actor, form, back: str):
+    """Apply an action form through the store and answer with its outcome or refusal.
+
+    The form is read inside the same `try`: a malformed form (one die, a bad seat order) is a
+    refusal like any other, not a server error.
+    """
     try:
-        outcome = store.act(game.code, actor, data)
+        outcome = store.act(game.code, actor, action_from_form(form))
     except GameError as error:
         return refused(error, store.load_state(game), back)
     except store.Busy:

@@ -6,7 +6,6 @@ from flask_babel import gettext as _
 from .. import qr, store
 from ..rules import Actor
 from .context import public_url, table_context
-from .forms import action_from_form
 from .respond import message, page_or_fragment, perform
 from .seats import banker_here, game_or_404
 
@@ -36,17 +35,16 @@ def act(code):
     game = game_or_404(code)
     back = url_for("table.page", code=game.code)
     if not banker_here(game):
-        return message(_("Only the banker's screen can do that."), 403, back)
-    return perform(game, Actor(banker=True), action_from_form(request.form), back)
+        return message(_("Only the banker's screen can do that."), 403)
+    return perform(game, Actor(banker=True), request.form, back)
 
 
 @bp.post("/seats/<int:player>/rejoin")
 def rejoin(code, player):
     """A fresh rejoin QR for a seat's new phone (the old phone's secret stops working)."""
     game = game_or_404(code)
-    back = url_for("table.page", code=game.code)
     if not banker_here(game):
-        return message(_("Only the banker's screen can do that."), 403, back)
+        return message(_("Only the banker's screen can do that."), 403)
     try:
         token = store.new_seat_token(game, player)
     except LookupError:

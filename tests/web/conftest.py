@@ -1,0 +1,139 @@
+"""Fixtures for the web tests: a real app on a real SQLite file in tmp_path, its test client, games
+made through the JSON API, and browsers for the host's laptop and the players' phones."""
+
+import pytest
+from jinja2 import BytecodeCache
+from sqlalchemy import event
+
+from banker import create_app
+from banker.models import db
+
+from .games import Browser, Game, new_game
+
+
+class CompiledTemplates(BytecodeCache):
+    """Templates compiled once for the whole session: every test builds a new app, and compiling
+    the templates again for each would be most of the suite's time."""
+
+    def __init__(self):
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket):
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket):
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATES = CompiledTemplates()
+
+
+def make_app(database, **config):
+    """The app as a host runs it, on the given SQLite file, with the vendored htmx and CSRF on."""
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "SECRET_KEY": "test",
+            "HTMX_CDN": False,
+            "TESTING": True,
+            **config,
+        },
+        instance_path=database.parent / "instance",
+    )
+    app.jinja_env.bytecode_cache = TEMPLATES
+    app.after_request(_no_traceback)
+    with app.app_context():
+        event.listen(db.engine, "connect", _without_fsync)
+        db.engine.dispose()  # the connection create_all opened predates the listener
+    return app
+
+
+def _no_traceback(response):
+    """No answer ever shows a traceback (DESIGN.md section 2): checked on every response of every test."""
+    if not response.direct_passthrough:
+        assert b"Traceback (most recent call last)" not in response.get_data(), response.get_data(as_text=True)
+    return response
+
+
+def _without_fsync(dbapi_connection, _record):
+    """Commits without waiting for the disk: the tests never pull the plug, and waiting for fsync
+    on every commit would be a third of the suite's time. Locking and transactions are unchanged."""
+    dbapi_connection.execute("PRAGMA synchronous=OFF")
+
+
+def close(app) -> None:
+    """Close the pooled SQLite connections so that no file handle outlives the test."""
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def database(tmp_path):
+    return tmp_path / "banker.sqlite"
+
+
+@pytest.fixture
+def app(database):
+    app = make_app(database)
+    yield app
+    close(app)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def lobby(client) -> Game:
+    """Ann (1) and Bob (2) seated, the game not started."""
+    return new_game(client, start=False)
+
+
+@pytest.fixture
+def game(client) -> Game:
+    """Ann (1) and Bob (2), started in that order: Ann's turn, both on GO with 1500."""
+    return new_game(client)
+
+
+@pytest.fixture
+def game3(client) -> Game:
+    """Ann (1), Bob (2) and Cy (3), started in that order."""
+    return new_game(client, players=3)
+
+
+@pytest.fixture
+def host(app):
+    """Opens the banker's laptop for a game: a browser holding the banker's secret in its session."""
+
+    def open_host(game: Game) -> Browser:
+        client = app.test_client()
+        with client.session_transaction() as session:
+            session["banker"] = {game.code: game.banker}
+        return Browser(client, game.code, f"/t/{game.code}").load()
+
+    return open_host
+
+
+@pytest.fixture
+def phone(app):
+    """Opens a player's phone: a browser seated by opening its seat's rejoin address."""
+
+    def open_phone(game: Game, pid: int) -> Browser:
+        client = app.test_client()
+        response = client.get(f"/j/{game.code}/r/{game.seats[pid]}")
+        assert response.status_code == 302
+        return Browser(client, game.code, f"/p/{game.code}").load()
+
+    return open_phone
+
+
+@pytest.fixture
+def stranger(app):
+    """Opens the host screen in a browser with no seat and no banker secret."""
+
+    def open_stranger(game: Game) -> Browser:
+        return Browser(app.test_client(), game.code, f"/t/{game.code}").load()
+
+    return open_stranger

@@ -1,0 +1,226 @@
+"""Games and screens for the web tests: a game driven through the JSON API, a browser posting the
+pages' forms, and one ready-made situation per action in which that action is legal."""
+
+import re
+import secrets
+from html import unescape
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+PLAYERS = [("Ann", "hat"), ("Bob", "car"), ("Cy", "dog")]
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+HTMX = {"HX-Request": "true"}
+
+
+def bearer(token: str | None) -> dict:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+@dataclass
+class Game:
+    """A game made through the JSON API: its code, the banker's secret and each seat's secret."""
+
+    client: object
+    code: str
+    banker: str
+    seats: dict[int, str] = field(default_factory=dict)
+
+    def token(self, who) -> str | None:
+        """The secret for "banker" or a seat id; None for anybody else."""
+        return self.banker if who == "banker" else self.seats.get(who)
+
+    def act(self, who, **action):
+        """POST one action to the API as `who` ("banker", a seat id, or None); returns the response."""
+        return self.client.post(f"/api/games/{self.code}/actions", json=action,
+                                headers=bearer(self.token(who)))
+
+    def ok(self, who, **action) -> dict:
+        """An action that must be applied; returns the response JSON."""
+        response = self.act(who, **action)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def join(self, name: str, token: str) -> int:
+        response = self.client.post(f"/api/games/{self.code}/players", json={"name": name, "token": token})
+        assert response.status_code == 201, response.get_json()
+        data = response.get_json()
+        self.seats[data["player_id"]] = data["player_token"]
+        return data["player_id"]
+
+    def state(self) -> dict:
+        response = self.client.get(f"/api/games/{self.code}", headers=bearer(self.banker))
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def events(self) -> list[dict]:
+        response = self.client.get(f"/api/games/{self.code}/events", headers=bearer(self.banker))
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()["events"]
+
+    def cash(self) -> dict[int, int]:
+        return {p["id"]: p["cash"] for p in self.state()["players"]}
+
+
+def new_game(client, players: int = 2, start: bool = True, rules: dict | None = None) -> Game:
+    """A game with the first `players` of Ann, Bob and Cy seated, started in that order unless asked not to."""
+    response = client.post("/api/games", json={"edition": "us", "rules": rules or {}})
+    assert response.status_code == 201, response.get_json()
+    data = response.get_json()
+    game = Game(client, data["code"], data["banker_token"])
+    for name, token in PLAYERS[:players]:
+        game.join(name, token)
+    if start:
+        game.ok("banker", type="start", order=list(game.seats))
+    return game
+
+
+def seat(state: dict, pid: int) -> dict:
+    return next(p for p in state["players"] if p["id"] == pid)
+
+
+def deed(state: dict, square: int) -> dict:
+    return next(d for d in state["deeds"] if d["square"] == square)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A situation in which `action` is legal for Ann (seat 1), and how to tell it was applied.
+
+    `steps` are (who, action) pairs sent through the API first. The banker sends the action with
+    `"player": 1` unless it is `seatless` (start, undo).
+    """
+
+    action: dict
+    done: Callable[[dict], bool]
+    says: str
+    steps: tuple = ()
+    lobby: bool = False
+    banker_only: bool = False
+    seatless: bool = False
+
+    def by_banker(self) -> dict:
+        return self.action if self.seatless else {**self.action, "player": 1}
+
+
+ROLL_TO_BALTIC = (1, {"type": "roll", "dice": [1, 2]})
+SCENARIOS = {
+    "opening_roll": Scenario(
+        {"type": "opening_roll", "dice": [3, 4]}, lobby=True,
+        done=lambda s: seat(s, 1)["opening_rolls"] == [7], says="Ann rolled 7 for the seat order."),
+    "start_in_order": Scenario(
+        {"type": "start", "order": [2, 1]}, lobby=True, banker_only=True, seatless=True,
+        done=lambda s: s["status"] == "playing" and s["turn"] == 2, says="The game starts. Order: Bob, Ann."),
+    "start_by_opening_rolls": Scenario(
+        {"type": "start"}, lobby=True, banker_only=True, seatless=True,
+        steps=((1, {"type": "opening_roll", "dice": [1, 2]}), (2, {"type": "opening_roll", "dice": [6, 6]})),
+        done=lambda s: s["order"] == [2, 1] and s["turn"] == 2, says="The game starts. Order: Bob, Ann."),
+    "roll": Scenario(
+        {"type": "roll", "dice": [3, 4]},
+        done=lambda s: seat(s, 1)["position"] == 7 and s["last_roll"] == [3, 4], says="Ann rolled 3 + 4."),
+    "buy": Scenario(
+        {"type": "buy"}, steps=(ROLL_TO_BALTIC,),
+        done=lambda s: deed(s, 3)["owner"] == 1 and seat(s, 1)["cash"] == 1440,
+        says="Ann bought Baltic Avenue for $60."),
+    "decline": Scenario(
+        {"type": "decline"}, steps=(ROLL_TO_BALTIC,),
+        done=lambda s: s["pending"] is None and deed(s, 3)["owner"] is None,
+        says="Ann declined Baltic Avenue; it stays with the bank."),
+    "pay_player": Scenario(
+        {"type": "pay", "to": 2, "amount": 25, "memo": "pizza"},
+        done=lambda s: (seat(s, 1)["cash"], seat(s, 2)["cash"]) == (1475, 1525), says="Ann paid Bob $25. (pizza)"),
+    "pay_bank": Scenario(
+        {"type": "pay", "to": "bank", "amount": 25},
+        done=lambda s: (seat(s, 1)["cash"], seat(s, 2)["cash"]) == (1475, 1500), says="Ann paid the bank $25."),
+    "bank_pay": Scenario(
+        {"type": "bank_pay", "amount": 100, "memo": "card"}, banker_only=True,
+        done=lambda s: seat(s, 1)["cash"] == 1600, says="The bank paid Ann $100. (card)"),
+    "bank_charge": Scenario(
+        {"type": "bank_charge", "amount": 100}, banker_only=True,
+        done=lambda s: seat(s, 1)["cash"] == 1400, says="The bank charged Ann $100."),
+    "pay_debt": Scenario(
+        {"type": "pay_debt"},
+        steps=(("banker", {"type": "bank_charge", "player": 1, "amount": 2000}),
+               ("banker", {"type": "bank_pay", "player": 1, "amount": 600})),
+        done=lambda s: s["debts"] == [] and seat(s, 1)["cash"] == 100, says="The bank charged Ann $2,000."),
+    "pay_jail_fine": Scenario(
+        {"type": "pay_jail_fine"},
+        steps=(("banker", {"type": "move", "player": 1, "square": 27}), (1, {"type": "roll", "dice": [1, 2]}),
+               (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [3, 4]}), (2, {"type": "end_turn"})),
+        done=lambda s: not seat(s, 1)["in_jail"] and seat(s, 1)["cash"] == 1450,
+        says="Ann paid the fine and leaves jail."),
+    "end_turn": Scenario(
+        {"type": "end_turn"}, steps=((1, {"type": "roll", "dice": [3, 4]}),),
+        done=lambda s: s["turn"] == 2 and not s["rolled"], says="It is Bob's turn."),
+    "move": Scenario(
+        {"type": "move", "square": 5}, banker_only=True,
+        done=lambda s: seat(s, 1)["position"] == 5, says="The banker put Ann on Reading Railroad."),
+    "undo": Scenario(
+        {"type": "undo"}, banker_only=True, seatless=True,
+        steps=((1, {"type": "pay", "to": 2, "amount": 25}),),
+        done=lambda s: (seat(s, 1)["cash"], seat(s, 2)["cash"]) == (1500, 1500), says="The banker undid entry"),
+}
+SEAT_ACTIONS = [name for name, s in SCENARIOS.items() if not s.banker_only]
+BANKER_ONLY = [name for name, s in SCENARIOS.items() if s.banker_only]
+
+
+def ready(client, name: str) -> Game:
+    """A new game brought to the scenario's situation through the API."""
+    scenario = SCENARIOS[name]
+    game = new_game(client, start=not scenario.lobby)
+    for who, action in scenario.steps:
+        game.ok(who, **action)
+    assert not scenario.done(game.state())
+    return game
+
+
+def csrf_token(client, path: str) -> str:
+    """The CSRF token of a page's forms, as the browser showing it has it."""
+    html = client.get(path, follow_redirects=True).get_data(as_text=True)
+    found = CSRF.search(html) or re.search(r'"X-CSRFToken": "([^"]+)"', html)
+    assert found, f"no CSRF token on {path}"
+    return found.group(1)
+
+
+def messages(html: str) -> str:
+    """The text of a page's message area: what the last form did, or why it was refused."""
+    return unescape(html.split('<div id="message"', 1)[1].split("</div>", 1)[0])
+
+
+def form(action: dict, csrf: str | None, nonce: str | None = None) -> dict:
+    """An action dict as a page's form fields: dice as die1/die2, an order as pos-<id>, a fresh nonce."""
+    fields = {"nonce": nonce or secrets.token_urlsafe(16)}
+    if csrf:
+        fields["csrf_token"] = csrf
+    for key, value in action.items():
+        if key == "dice":
+            fields["die1"], fields["die2"] = (str(d) for d in value)
+        elif key == "order":
+            fields.update({f"pos-{pid}": str(place) for place, pid in enumerate(value, 1)})
+        else:
+            fields[key] = str(value)
+    return fields
+
+
+@dataclass
+class Browser:
+    """A test client standing for one screen (the host's laptop or a phone) with its CSRF token."""
+
+    client: object
+    code: str
+    home: str
+    csrf: str = ""
+
+    def load(self) -> "Browser":
+        self.csrf = csrf_token(self.client, self.home)
+        return self
+
+    def post(self, action: dict, htmx: bool = False, nonce: str | None = None, csrf: bool = True,
+             path: str | None = None):
+        """Submit an action form as a plain form, or as htmx does (with the HX-Request header)."""
+        return self.client.post(path or f"{self.home}/act", data=form(action, self.csrf if csrf else None, nonce),
+                                headers=HTMX if htmx else {})
+
+    def page(self, path: str | None = None) -> str:
+        response = self.client.get(path or self.home)
+        assert response.status_code == 200, response.status_code
+        return response.get_data(as_text=True)

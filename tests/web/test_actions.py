@@ -1,0 +1,128 @@
+"""Every action through the JSON API and through the pages' forms, as htmx sends them and as plain forms."""
+
+from html import unescape
+
+import pytest
+
+from .games import SCENARIOS, messages, ready, seat
+
+PHONE_OR_HOST = [
+    pytest.param(name, screen, id=f"{name}-{screen}")
+    for name, scenario in SCENARIOS.items()
+    for screen in ("phone", "host")
+    if screen == "host" or not scenario.banker_only
+]
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_every_action_applies_through_the_api(client, name):
+    scenario = SCENARIOS[name]
+    game = ready(client, name)
+    version = game.state()["version"]
+    if scenario.banker_only:
+        body = game.ok("banker", **scenario.by_banker())
+    else:
+        body = game.ok(1, **scenario.action)
+    assert body["version"] == version + 1
+    assert body["repeated"] is False
+    assert body["events"]
+    assert scenario.done(body["state"])
+    assert scenario.done(game.state())
+    assert scenario.says in game.events()[-1]["text"]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
+@pytest.mark.parametrize("name, screen", PHONE_OR_HOST)
+def test_every_action_applies_through_the_forms(client, host, phone, name, screen, htmx):
+    scenario = SCENARIOS[name]
+    game = ready(client, name)
+    browser = host(game) if screen == "host" else phone(game, 1)
+    version = game.state()["version"]
+    response = browser.post(scenario.by_banker() if screen == "host" else scenario.action, htmx=htmx)
+    if htmx:
+        assert response.status_code == 200
+        assert response.headers["HX-Trigger"] == "game-changed"
+        body = response.get_data(as_text=True)
+        assert scenario.says in unescape(body)
+        assert 'class="message ok"' in body
+        assert f'data-version="{version + 1}"' in body and 'hx-swap-oob="true"' in body
+    else:
+        assert response.status_code == 303
+        assert response.headers["Location"] == browser.home
+        page = browser.page()
+        assert 'class="message ok"' in page
+        assert scenario.says in messages(page)
+        assert scenario.says not in messages(browser.page())  # flashed once
+    assert scenario.done(game.state())
+    assert game.state()["version"] == version + 1
+
+
+def test_a_payment_form_to_the_bank_and_to_a_player_moves_the_cash(game, phone):
+    ann = phone(game, 1)
+    ann.post({"type": "pay", "to": "bank", "amount": "40", "memo": "Chance: speeding fine"})
+    ann.post({"type": "pay", "to": "2", "amount": "60"})
+    assert game.cash() == {1: 1400, 2: 1560}
+
+
+REFUSALS = [
+    pytest.param("phone", 2, {"type": "roll", "dice": [3, 4]}, "It is Ann's turn.", id="not-your-turn"),
+    pytest.param("phone", 1, {"type": "buy"}, "Ann has no property to buy right now.", id="nothing-to-buy"),
+    pytest.param("phone", 1, {"type": "pay", "to": 2, "amount": "abc"}, "amount must be a whole number.",
+                 id="amount-not-a-number"),
+    pytest.param("phone", 1, {"type": "pay", "to": 1, "amount": 5}, "You cannot pay yourself.", id="pay-self"),
+    pytest.param("phone", 1, {"type": "roll", "die1": 3}, "Tap the number on each die.", id="one-die"),
+    pytest.param("host", None, {"type": "end_turn"}, "Ann has not rolled yet.", id="end-before-rolling"),
+    pytest.param("host", None, {"type": "bank_pay", "player": 1, "amount": 0}, "amount must be from 1 to 1000000.",
+                 id="bank-pays-nothing"),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
+@pytest.mark.parametrize("screen, pid, action, says", REFUSALS)
+def test_a_refused_form_says_why_and_changes_nothing(game, host, phone, screen, pid, action, says, htmx):
+    browser = host(game) if screen == "host" else phone(game, pid)
+    before = game.state()
+    response = browser.post(action, htmx=htmx)
+    if htmx:
+        assert response.status_code == 422
+        assert "HX-Trigger" not in response.headers
+        body = response.get_data(as_text=True)
+        assert 'class="message error"' in body
+        assert says in unescape(body)
+    else:
+        assert response.status_code == 303
+        assert response.headers["Location"] == browser.home
+        page = browser.page()
+        assert 'class="message error"' in page
+        assert says in messages(page)
+    assert game.state() == before
+
+
+def test_a_phone_without_a_seat_is_sent_to_the_join_page(game, stranger):
+    browser = stranger(game)
+    response = browser.post({"type": "pay", "to": 2, "amount": 5}, path=f"/p/{game.code}/act")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/j/{game.code}"
+    assert seat(game.state(), 1)["cash"] == 1500
+
+
+def test_the_phone_shows_my_cash_and_my_deeds(game, phone):
+    game.ok(1, type="roll", dice=[1, 2])
+    game.ok(1, type="buy")
+    page = unescape(phone(game, 1).page())
+    assert 'data-cash="1440"' in page
+    assert "Baltic Avenue" in page
+    assert "Ann" in page
+
+
+@pytest.mark.parametrize("order, says", [
+    ({"pos-1": "1", "pos-2": "1"}, "Give every player a different place."),
+    ({"pos-1": "1", "pos-2": "first"}, "Give every player a place in the order."),
+    ({}, "Ann still has to roll for the order."),
+])
+def test_a_bad_start_form_is_refused_with_a_message(lobby, host, order, says):
+    banker = host(lobby)
+    response = banker.post({"type": "start", **order}, htmx=True)
+    assert response.status_code == 422
+    assert says in response.get_data(as_text=True)
+    assert lobby.state()["status"] == "lobby"

@@ -1,0 +1,170 @@
+"""Joining from the QR code's page and moving a seat to a new phone, with CSRF protection on."""
+
+import re
+from html import unescape
+
+import pytest
+from sqlalchemy import text
+
+from banker.models import db
+
+from .games import CSRF, csrf_token, new_game
+
+NONCE = re.compile(r'name="nonce" value="([^"]+)"')
+
+
+def join_form(client, code: str) -> dict:
+    """The hidden fields of the join page's form, as the phone received them."""
+    html = client.get(f"/j/{code}").get_data(as_text=True)
+    return {"csrf_token": CSRF.search(html).group(1), "nonce": NONCE.search(html).group(1)}
+
+
+def join(client, code: str, name: str, token: str):
+    return client.post(f"/j/{code}", data={**join_form(client, code), "name": name, "token": token})
+
+
+def names(game) -> list[str]:
+    return [p["name"] for p in game.state()["players"]]
+
+
+def test_joining_from_the_join_page_takes_a_seat_and_opens_the_phone_screen(client, lobby):
+    response = join(client, lobby.code, "Cy", "dog")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/p/{lobby.code}"
+    page = client.get(f"/p/{lobby.code}")
+    assert page.status_code == 200
+    assert "Cy" in page.get_data(as_text=True)
+    assert names(lobby) == ["Ann", "Bob", "Cy"]
+
+
+def test_the_join_page_offers_the_free_tokens(client, lobby):
+    html = client.get(f"/j/{lobby.code}").get_data(as_text=True)
+    assert re.search(r'value="dog" required\s*>', html)
+    assert re.search(r'value="hat" required disabled', html)
+
+
+def test_reloading_the_phone_keeps_the_seat(client, lobby):
+    join(client, lobby.code, "Cy", "dog")
+    for _ in range(2):
+        page = client.get(f"/p/{lobby.code}")
+        assert page.status_code == 200
+        assert "Cy" in page.get_data(as_text=True)
+    again = client.get(f"/j/{lobby.code}")
+    assert again.status_code == 302
+    assert again.headers["Location"] == f"/p/{lobby.code}"
+    assert names(lobby) == ["Ann", "Bob", "Cy"]
+
+
+@pytest.mark.parametrize("name, token, says", [
+    ("ann", "dog", "ann is already playing; pick another name."),
+    ("Cy", "hat", "The hat is taken; pick another token."),
+    ("   ", "dog", "Type a name."),
+    ("", "dog", "join needs name."),
+    ("x" * 21, "dog", "name must be at most 20 printable characters."),
+    ("Cy", "unicorn", "Pick one of the eight tokens."),
+])
+def test_a_refused_join_says_why_on_the_page_and_takes_no_seat(client, lobby, name, token, says):
+    response = join(client, lobby.code, name, token)
+    assert response.status_code == 422
+    html = unescape(response.get_data(as_text=True))
+    assert says in html
+    assert 'role="alert"' in html and "<form" in html
+    assert names(lobby) == ["Ann", "Bob"]
+    assert client.get(f"/p/{lobby.code}").status_code == 302
+
+
+def test_joining_after_the_start_is_refused_with_a_message(client, game):
+    page = client.get(f"/j/{game.code}").get_data(as_text=True)
+    assert "joining is closed" in page
+    response = client.post(f"/j/{game.code}", data={
+        "csrf_token": csrf_token(client, f"/j/{game.code}"), "nonce": "late", "name": "Cy", "token": "dog"})
+    assert response.status_code == 422
+    assert "The game has already started; joining is closed." in response.get_data(as_text=True)
+    assert names(game) == ["Ann", "Bob"]
+
+
+def test_the_banker_rejoin_code_moves_a_seat_to_a_new_phone(app, game, host, phone):
+    old = phone(game, 1)
+    banker = host(game)
+    response = banker.client.post(f"/t/{game.code}/seats/1/rejoin", data={"csrf_token": banker.csrf})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    url = re.search(r'<p class="url">(http://localhost/j/[^<]+)</p>', html).group(1)
+    assert 'data-qr="rejoin"' in html and "<svg" in html
+
+    new = app.test_client()
+    opened = new.get(url)
+    assert opened.status_code == 302
+    assert opened.headers["Location"] == f"/p/{game.code}"
+    assert "Ann" in new.get(f"/p/{game.code}").get_data(as_text=True)
+
+    stale = old.client.get(f"/p/{game.code}")
+    assert stale.status_code == 302
+    assert stale.headers["Location"] == f"/j/{game.code}"
+    refused = old.post({"type": "roll", "dice": [3, 4]})
+    assert refused.status_code == 303 and refused.headers["Location"] == f"/j/{game.code}"
+    assert game.act(1, type="roll", dice=[3, 4]).status_code == 401  # the old secret is gone everywhere
+    assert game.state()["players"][0]["position"] == 0
+
+    csrf = csrf_token(new, f"/p/{game.code}")
+    moved = new.post(f"/p/{game.code}/act", data={"csrf_token": csrf, "nonce": "n1", "type": "roll",
+                                                   "die1": "3", "die2": "4"})
+    assert moved.status_code == 303
+    assert game.state()["players"][0]["position"] == 7
+
+
+def test_a_stale_rejoin_address_is_refused_with_a_message(client, game):
+    response = client.get(f"/j/{game.code}/r/not-a-secret")
+    assert response.status_code == 404
+    assert "no longer valid" in response.get_data(as_text=True)
+    assert client.get(f"/p/{game.code}").status_code == 302
+
+
+def test_a_double_submitted_join_form_takes_one_seat_for_both_requests(app, lobby):
+    first = app.test_client()
+    fields = {**join_form(first, lobby.code), "name": "Cy", "token": "dog"}
+    second = app.test_client()  # the same browser before the first answer arrived: the same cookie
+    second.set_cookie("session", first.get_cookie("session").value)
+
+    answers = [browser.post(f"/j/{lobby.code}", data=fields) for browser in (first, second)]
+
+    assert [a.status_code for a in answers] == [303, 303]
+    assert all(a.headers["Location"] == f"/p/{lobby.code}" for a in answers)
+    assert names(lobby) == ["Ann", "Bob", "Cy"]
+    for browser in (first, second):
+        page = browser.get(f"/p/{lobby.code}")
+        assert page.status_code == 200
+        assert "Cy" in page.get_data(as_text=True)
+
+
+def test_a_repeated_api_join_returns_the_same_seat(client, lobby):
+    body = {"name": "Cy", "token": "dog", "nonce": "join-cy"}
+    answers = [client.post(f"/api/games/{lobby.code}/players", json=body) for _ in range(2)]
+    assert [a.status_code for a in answers] == [201, 201]
+    assert answers[0].get_json() == answers[1].get_json()
+    assert names(lobby) == ["Ann", "Bob", "Cy"]
+
+
+def test_a_full_table_refuses_a_ninth_player(client):
+    game = new_game(client, players=0, start=False)
+    for name, token in zip("ABCDEFGH", ["hat", "car", "dog", "iron", "ship", "wheelbarrow", "thimble", "cat"]):
+        game.join(name, token)
+    response = client.post(f"/api/games/{game.code}/players", json={"name": "I", "token": "hat"})
+    assert response.status_code == 409
+    assert response.get_json()["error"]["code"] == "table_full"
+
+
+def test_the_seat_secret_is_kept_in_an_httponly_samesite_cookie(client, lobby):
+    response = join(client, lobby.code, "Cy", "dog")
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_secrets_are_stored_only_as_hashes(app, game):
+    with app.app_context():
+        stored = "\n".join(
+            str(row) for table in ("games", "seats", "events")
+            for row in db.session.execute(text(f"SELECT * FROM {table}"))
+        )
+    for secret in (game.banker, *game.seats.values()):
+        assert secret not in stored

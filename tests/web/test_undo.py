@@ -1,0 +1,143 @@
+"""Undo: the banker takes back the newest action, repeatedly; nothing is deleted, the history strikes it through."""
+
+import random
+import re
+from html import unescape
+
+from banker import store
+from banker.rules import GameState
+
+from .games import new_game, seat
+
+SEQUENCE = [
+    (1, {"type": "roll", "dice": [1, 2]}),          # Ann to Baltic Avenue, offered
+    (1, {"type": "buy"}),                           # Ann owns Baltic
+    (1, {"type": "end_turn"}),                      # Bob's turn
+    (2, {"type": "roll", "dice": [1, 2]}),          # Bob pays Ann rent
+    ("banker", {"type": "bank_charge", "player": 2, "amount": 5000}),  # Bob owes the bank
+    ("banker", {"type": "move", "player": 1, "square": 39}),
+    (1, {"type": "pay", "to": 2, "amount": 100, "memo": "deal"}),
+]
+
+
+def without_version(state: dict) -> dict:
+    return {k: v for k, v in state.items() if k != "version"}
+
+
+def test_repeated_undo_restores_money_deeds_positions_turn_and_debts_exactly(game):
+    snapshots = []
+    for who, action in SEQUENCE:
+        snapshots.append(without_version(game.state()))
+        game.ok(who, **action)
+    assert game.state()["debts"] and seat(game.state(), 1)["position"] == 39
+
+    for expected in reversed(snapshots):
+        body = game.ok("banker", type="undo")
+        assert body["events"][0]["kind"] == "undone"
+        assert without_version(body["state"]) == expected
+        assert without_version(game.state()) == expected
+
+    state = game.state()
+    assert state["turn"] == 1 and state["debts"] == [] and not state["rolled"]
+    assert [p["cash"] for p in state["players"]] == [1500, 1500]
+    assert all(d["owner"] is None for d in state["deeds"])
+
+
+def test_undone_entries_stay_in_the_history_marked_undone(game, host):
+    for who, action in SEQUENCE[:4]:
+        game.ok(who, **action)
+    for _ in range(2):
+        game.ok("banker", type="undo")
+
+    events = game.events()
+    by_type = [(e["type"], e["undone"]) for e in events]
+    assert by_type[-6:] == [("roll", False), ("buy", False), ("end_turn", True), ("roll", True),
+                            ("undo", False), ("undo", False)]
+    assert [e["action"]["seq"] for e in events if e["type"] == "undo"] == [events[-3]["seq"], events[-4]["seq"]]
+
+    page = unescape(host(game).page())
+    struck = re.findall(r"<del>(.*?)</del>", page, re.S)
+    assert any("It is Bob's turn." in text for text in struck)
+    assert any("Bob rolled 1 + 2." in text for text in struck)
+    assert not any("Ann bought Baltic Avenue" in text for text in struck)
+    assert "Ann bought Baltic Avenue for $60." in page
+
+
+def test_the_host_undo_button_names_what_it_takes_back(game, host):
+    game.ok(1, type="pay", to=2, amount=25)
+    banker = host(game)
+    assert "Undo: Ann paid Bob $25." in unescape(banker.page())
+    banker.post({"type": "undo"})
+    assert game.cash() == {1: 1500, 2: 1500}
+
+
+def test_there_is_nothing_to_undo_in_a_new_game_and_joins_stay(client):
+    game = new_game(client, players=0, start=False)
+    response = game.act("banker", type="undo")
+    assert response.status_code == 409
+    assert response.get_json()["error"]["message"] == "There is nothing to undo."
+    game.join("Ann", "hat")
+    response = game.act("banker", type="undo")
+    assert response.status_code == 409
+    assert response.get_json()["error"]["message"] == "Joining the game cannot be undone."
+    assert len(game.state()["players"]) == 1
+
+
+def test_only_the_banker_can_undo(game):
+    game.ok(1, type="pay", to=2, amount=25)
+    for who in (1, 2):
+        assert game.act(who, type="undo").status_code == 403
+    assert game.cash() == {1: 1475, 2: 1525}
+
+
+def test_the_replayed_log_equals_the_snapshot_after_every_step(app, client):
+    """A random-ish evening through the API, undo included: replaying the log always gives the snapshot."""
+    game = new_game(client, players=3)
+    rng = random.Random(20240611)
+    applied = undone = 0
+    for _ in range(80):
+        who, action = _next_move(game.state(), rng)
+        response = game.act(who, **action)
+        assert response.status_code in (200, 409), response.get_json()
+        if response.status_code == 200:
+            applied += 1
+            undone += action["type"] == "undo"
+        with app.app_context():
+            saved = store.find_game(game.code)
+            assert store.replay_game(saved) == GameState.from_dict(saved.state)
+            assert saved.version == response.get_json().get("version", saved.version)
+    assert applied > 60 and undone > 3
+
+
+def _next_move(state: dict, rng: random.Random):
+    """Something a table might do now: mostly the turn's next step, sometimes money, a correction or undo."""
+    if state["status"] == "lobby":
+        return "banker", {"type": "start", "order": [p["id"] for p in state["players"]]}
+    turn = state["turn"]
+    ids = [p["id"] for p in state["players"]]
+    luck = rng.random()
+    if luck < 0.08:
+        return "banker", {"type": "undo"}
+    if luck < 0.16:
+        payer = rng.choice(ids)
+        return payer, {"type": "pay", "to": rng.choice([i for i in ids if i != payer] + ["bank"]),
+                       "amount": rng.randint(1, 300)}
+    if luck < 0.22:
+        kind = rng.choice(["bank_pay", "bank_charge"])
+        return "banker", {"type": kind, "player": rng.choice(ids), "amount": rng.randint(1, 2000)}
+    if luck < 0.25:
+        return "banker", {"type": "move", "player": rng.choice(ids), "square": rng.randint(0, 39)}
+    pending = state["pending"]
+    if pending:
+        return pending["player"], {"type": rng.choice(["buy", "buy", "decline"])}
+    debts = [d for d in state["debts"] if d["debtor"] == turn]
+    if debts:
+        short = debts[0]["amount"] - seat(state, turn)["cash"]
+        if short > 0:
+            return "banker", {"type": "bank_pay", "player": turn, "amount": short}
+        return turn, {"type": "pay_debt"}
+    if state["rolled"]:
+        return turn, {"type": "end_turn"}
+    if seat(state, turn)["in_jail"] and rng.random() < 0.5:
+        return turn, {"type": "pay_jail_fine"}
+    return turn, {"type": "roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
