@@ -146,6 +146,11 @@ def act(code: str, actor: Actor, data: dict, seat_token: str | None = None) -> O
             if game is None:
                 raise LookupError(code)
             if nonce and (first := _event_by_nonce(game, nonce)):
+                if first.actor != str(actor):
+                    # Someone else's nonce: their result is not this request's, and this action
+                    # cannot be stored under it either; swallowing it in silence would lose it.
+                    raise RuleError("nonce_taken",
+                                    N_("That nonce was already used by someone else; send a new one."))
                 outcome = Outcome(first.seq, first.effects, load_state(game),
                                   _joined(first), repeated=True)
                 db.session.commit()

@@ -71,3 +71,20 @@ def test_a_double_tapped_undo_undoes_once(game, host):
         assert banker.post({"type": "undo"}, htmx=True, nonce="undo-tap").status_code == 200
     assert game.cash() == {1: 1490, 2: 1510}
     assert [e["undone"] for e in payments(game)] == [False, True]
+
+
+def test_a_nonce_another_seat_used_is_refused_not_swallowed(game):
+    """Two API clients that both number their nonces from 1: the second one's action is not lost in silence."""
+    game.ok(1, type="pay", to=2, amount=5, nonce="1")
+    response = game.act(2, type="pay", to=1, amount=500, nonce="1")
+    assert response.status_code == 409
+    assert response.get_json()["error"]["code"] == "nonce_taken"
+    assert game.cash() == {1: 1495, 2: 1505}
+
+
+def test_a_join_with_a_nonce_a_seat_already_used_is_refused(client, lobby):
+    lobby.ok(1, type="opening_roll", dice=[1, 2], nonce="n1")
+    response = client.post(f"/api/games/{lobby.code}/players", json={"name": "Eve", "token": "cat", "nonce": "n1"})
+    assert response.status_code == 409
+    assert response.get_json()["error"]["code"] == "nonce_taken"
+    assert len(lobby.state()["players"]) == 2

@@ -50,3 +50,30 @@ def _with_cookies_of(app, old):
     client = app.test_client()
     client.set_cookie("session", old.get_cookie("session").value)
     return client
+
+
+def test_a_restarted_app_keeps_its_generated_secret_key_so_phones_stay_seated(database):
+    first = make_app(database, SECRET_KEY=None)
+    try:
+        client = first.test_client()
+        response = client.post("/api/games", json={})
+        code = response.get_json()["code"]
+        game = Game(client, code, response.get_json()["banker_token"])
+        game.join("Ann", "hat")
+        phone = first.test_client()
+        assert phone.get(f"/j/{code}/r/{game.seats[1]}").status_code == 302
+        cookie = phone.get_cookie("session").value
+    finally:
+        close(first)
+    key = database.parent / "instance" / "secret_key"
+    assert key.stat().st_mode & 0o777 == 0o600
+
+    again = make_app(database, SECRET_KEY=None)
+    try:
+        assert again.config["SECRET_KEY"] == key.read_text().strip()
+        phone = again.test_client()
+        phone.set_cookie("session", cookie)
+        page = phone.get(f"/p/{code}")
+        assert page.status_code == 200 and "Ann" in page.get_data(as_text=True)
+    finally:
+        close(again)
