@@ -101,9 +101,12 @@ def levels(value, name="levels") -> dict[int, int]:
     return {square(k, "square"): _int(v, "level", 0, 5) for k, v in value.items()}
 
 
-def arg(parse, **kw):
-    """A field of an action, parsed by `parse`; required unless a default is given."""
-    return field(metadata={"parse": parse}, **kw)
+def arg(parse, missing: str | None = None, **kw):
+    """A field of an action, parsed by `parse`; required unless a default is given.
+
+    `missing` is the message when a required field is absent (default: "<type> needs <field>").
+    """
+    return field(metadata={"parse": parse, "missing": missing}, **kw)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,8 +145,8 @@ def action(type_name: str):
 @action("join")
 @dataclass(frozen=True, kw_only=True)
 class Join(Action):
-    name: str = arg(name)
-    token: str = arg(token)
+    name: str = arg(name, missing=N_("Type a name."))
+    token: str = arg(token, missing=N_("Pick one of the eight tokens."))
 
 
 @action("opening_roll")
@@ -275,6 +278,8 @@ def parse(data) -> Action:
         if raw is None or raw == "":
             if f.default is not MISSING:
                 continue
+            if f.metadata["missing"]:
+                raise ActionError("missing_field", f.metadata["missing"], field=f.name)
             raise ActionError("missing_field", N_("{type} needs {field}."), type=kind, field=f.name)
         values[f.name] = f.metadata["parse"](raw, f.name)
     return cls(**values)

@@ -5,14 +5,14 @@ from .errors import N_, RuleError
 from .state import MAX_PLAYERS, GameState, Player
 
 
-def require_lobby(state: GameState) -> None:
+def require_lobby(state: GameState, message: str = N_("The game has already started.")) -> None:
     if state.status != "lobby":
-        raise RuleError("game_started", N_("The game has already started; joining is closed."))
+        raise RuleError("game_started", message)
 
 
 def join(state: GameState, action: Join, effects: list) -> None:
     """Seat a new player; names (ignoring case) and tokens are unique within the game."""
-    require_lobby(state)
+    require_lobby(state, N_("The game has already started; joining is closed."))
     if len(state.players) >= MAX_PLAYERS:
         raise RuleError("table_full", N_("The table is full: eight players at most."))
     if any(p.name.casefold() == action.name.casefold() for p in state.players):

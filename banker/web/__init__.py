@@ -33,7 +33,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def expired_form(error):
-        return _page_error(_("This form has expired; reload the page and try again."), 400)
+        return _page_error(_("This form has expired or did not come from this game's pages; reload the page and try again."), 400)
 
     @app.errorhandler(404)
     def not_found(error):

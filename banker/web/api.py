@@ -8,7 +8,6 @@ from ..rules import Actor
 from ..rules.errors import GameError
 from ..rules.view import state_json
 from .context import public_url
-from .join import seat_token
 from .narrate import refusal, summary
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
@@ -61,12 +60,15 @@ def join(code):
     game = store.find_game(code)
     if game is None:
         return error("not_found", _("No game with code %(code)s.", code=code), 404)
-    nonce = data.get("nonce")
-    token = seat_token(game.code, nonce) if isinstance(nonce, str) and nonce else store.new_token()
+    # Unlike a join page's nonce (random, made by the server), an API client's nonce may be
+    # guessable, so it never derives the seat's secret: a repeated join is refused instead.
+    token = store.new_token()
     try:
         outcome = store.act(game.code, Actor(), {**data, "type": "join"}, seat_token=token)
     except GameError as err:
         return _refusal(err, game)
+    if outcome.repeated:
+        return error("already_joined", _("This join was already applied; its token was in the first answer."), 409)
     return jsonify(player_id=outcome.player, player_token=token), 201
 
 

@@ -39,7 +39,7 @@ BAD_ACTIONS = [
                  id="bank-pays-nobody"),
     pytest.param("banker", {"type": "bank_pay", "amount": 5, "player": "Ann"}, 400,
                  "player must be a whole number.", id="player-by-name"),
-    pytest.param("banker", {"type": "start"}, 409, "The game has already started; joining is closed.",
+    pytest.param("banker", {"type": "start"}, 409, "The game has already started.",
                  id="start-twice"),
     pytest.param("banker", {"type": "join", "name": "Eve", "token": "cat"}, 409,
                  "The game has already started; joining is closed.", id="join-as-action"),

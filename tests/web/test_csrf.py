@@ -6,7 +6,7 @@ import pytest
 
 from .games import HTMX, bearer, form
 
-EXPIRED = "This form has expired; reload the page and try again."
+EXPIRED = "This form has expired or did not come from this game's pages; reload the page and try again."
 
 
 def forms(game, host, phone):
