@@ -11,10 +11,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
-    """Build the app: defaults, then instance/config.py (or the test mapping), then the parts."""
+    """Build the app: defaults, then instance/config.py (or the test mapping), then the parts.
+
+    The instance folder (database, secret key, config.py) is `instance/` at the top of the
+    project unless `instance_path` or the BANKER_INSTANCE environment variable says otherwise.
+    """
+    instance_path = instance_path or os.environ.get("BANKER_INSTANCE") or ROOT / "instance"
     app = Flask(
         __name__,
-        instance_path=str(instance_path or ROOT / "instance"),
+        instance_path=str(instance_path),
         instance_relative_config=True,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
