@@ -1,7 +1,7 @@
 """Jail: three ways out (doubles, the fine, a card) and the third failed roll."""
 
 from .errors import N_, RuleError
-from .money import charge, to_bank, transfer
+from .money import charge, require_no_debt, to_bank, transfer
 from .moves import advance, land
 from .state import GameState, Player
 
@@ -33,9 +33,12 @@ def release(player: Player, effects: list, how: str) -> None:
 
 
 def pay_fine(state: GameState, player: Player, effects: list) -> None:
-    """Pay the fine before rolling; the player then rolls as usual."""
+    """Pay the fine on your turn before rolling, with no debt open; the player then rolls as usual."""
     if not player.in_jail:
         raise RuleError("not_in_jail", N_("{player} is not in jail."), player=player.id)
+    if state.turn != player.id:
+        raise RuleError("not_your_turn", N_("It is {player}'s turn."), player=state.turn)
+    require_no_debt(state, player.id)
     if state.rolled:
         raise RuleError("already_rolled", N_("The fine is paid before rolling."))
     if player.cash < fine(state):

@@ -37,7 +37,8 @@ from banker.rules import ACTIONS, ActionError, parse
     ({"type": "pay", "to": "bank", "amount": 5, "memo": "a\x00b"},
      "memo must be at most 80 printable characters."),
     ({"type": "pay", "to": "bank", "amount": 5, "memo": 7}, "memo must be text."),
-    ({"type": "join", "name": "N" * 21, "token": "hat"}, "name must be at most 20 printable characters."),
+    ({"type": "join", "name": "N" * 21, "token": "hat"},
+     "name must be at most 20 printable characters."),
     ({"type": "join", "name": "   ", "token": "hat"}, "Type a name."),
     ({"type": "join", "name": "Ann", "token": "dragon"}, "Pick one of the eight tokens."),
     ({"type": "join", "name": "Ann", "token": ["hat"]}, "Pick one of the eight tokens."),
@@ -52,7 +53,9 @@ def test_malformed_input_is_an_action_error_naming_the_problem(data, message):
     assert caught.value.status == 400
 
 
-@pytest.mark.parametrize("raw, value", [(12, 12), ("12", 12), (" 12 ", 12), ("１２", 12), (1_000_000, 1_000_000)])
+@pytest.mark.parametrize("raw, value", [
+    (12, 12), ("12", 12), (" 12 ", 12), ("１２", 12), (1_000_000, 1_000_000),
+])
 def test_amounts_may_arrive_as_form_text(raw, value):
     assert parse({"type": "bank_pay", "amount": raw}).amount == value
 

@@ -53,6 +53,19 @@ def test_the_fine_is_refused_without_the_cash(jailed):
     assert refusal(state, ANN, "pay_jail_fine", RuleError).code == "short_of_cash"
 
 
+def test_the_fine_is_paid_on_your_own_turn(jailed):
+    state = play(play(jailed, ANN, "roll", dice=FAIL), ANN, "end_turn")
+    assert "pay_jail_fine" not in legal_actions(state, ANN)
+    assert refusal(state, ANN, "pay_jail_fine", RuleError).code == "not_your_turn"
+
+
+def test_the_fine_waits_until_open_debts_are_paid(jailed):
+    state = play(jailed, ANN, "pay", to=BOB, amount=1400)
+    state = play(state, ANN, "pay", to=BOB, amount=200)
+    assert "pay_jail_fine" not in legal_actions(state, ANN)
+    assert refusal(state, ANN, "pay_jail_fine", RuleError).code == "in_debt"
+
+
 def test_only_a_jailed_player_pays_the_fine(game):
     assert refusal(game, ANN, "pay_jail_fine", RuleError).code == "not_in_jail"
 

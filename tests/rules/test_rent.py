@@ -84,5 +84,6 @@ def test_rent_larger_than_cash_becomes_a_debt_to_the_owner(game):
     state.deeds[39].hotel = True
     state, _ = act(place(state, ANN, 36), ANN, "roll", dice=[1, 2])
     [debt] = state.debts
-    assert (debt.debtor, debt.creditor, debt.amount, debt.reason, debt.square) == (ANN, BOB, 2000, "rent", 39)
+    assert (debt.debtor, debt.creditor, debt.amount, debt.reason, debt.square) == (
+        ANN, BOB, 2000, "rent", 39)
     assert (cash(state, ANN), cash(state, BOB)) == (1500, 1500)
