@@ -7,6 +7,7 @@ tests never reach the internet (HTMX_CDN is off: the vendored htmx is served by 
 """
 
 import logging
+import re
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -20,6 +21,24 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DESKTOP = {"viewport": {"width": 1440, "height": 1000}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
+LIVE = 5_000          # ms: a change must reach every screen within this (the pages poll every 1 s)
+
+
+def money(amount: int) -> str:
+    return f"${amount:,}"
+
+
+def join(phone, url: str, name: str, token_label: str) -> None:
+    """On a phone: open the join URL, type a name, pick a token, join, land on /p/<code>."""
+    from playwright.sync_api import expect
+
+    phone.goto(url)
+    phone.get_by_label("Your name").fill(name)
+    phone.get_by_text(token_label, exact=True).tap()
+    expect(phone.get_by_role("radio", name=token_label)).to_be_checked()
+    phone.get_by_role("button", name="Join").tap()
+    expect(phone).to_have_url(re.compile(r"/p/[A-Z0-9]+$"))
+    expect(phone.get_by_role("heading", level=1)).to_contain_text(name)
 
 
 class Server:

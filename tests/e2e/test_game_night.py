@@ -8,20 +8,15 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, LIVE, PHONE, join, money
 
 pytestmark = pytest.mark.e2e
 
-LIVE = 5_000          # ms: a change must reach every screen within this (the pages poll every 1 s)
 START_CASH = 1500
 READING = 5           # Reading Railroad: price 200, rent 25 with one railroad owned
 PRICE, RENT = 200, 25
 NARROW = 360
 MIN_TARGET = 44       # px: thumb-sized
-
-
-def money(amount: int) -> str:
-    return f"${amount:,}"
 
 
 def decode_qr(png: bytes) -> str:
@@ -34,16 +29,6 @@ def decode_qr(png: bytes) -> str:
     found = decode(Image.open(io.BytesIO(png)))
     assert len(found) == 1, f"expected one QR code in the screenshot, found {len(found)}"
     return found[0].data.decode()
-
-
-def join(phone: Page, url: str, name: str, token_label: str) -> None:
-    phone.goto(url)
-    phone.get_by_label("Your name").fill(name)
-    phone.get_by_text(token_label, exact=True).tap()
-    expect(phone.get_by_role("radio", name=token_label)).to_be_checked()
-    phone.get_by_role("button", name="Join").tap()
-    expect(phone).to_have_url(re.compile(r"/p/[A-Z0-9]+$"))
-    expect(phone.get_by_role("heading", level=1)).to_contain_text(name)
 
 
 def roll(phone: Page, a: int, b: int) -> None:

@@ -1,0 +1,182 @@
+"""Issue: a phone builds on a complete group and the host's supply counter and board map change
+without a reload. Ann owns the dark blue group (arranged through the store with legal actions, not
+the UI); on her phone she builds evenly, is told why an uneven house is refused, sells the whole
+group back and mortgages Boardwalk; the host's supply, board and balances follow live."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import DESKTOP, LIVE, PHONE, join, money
+
+pytestmark = pytest.mark.e2e
+
+START_CASH = 1500
+SHORT_LINE, PARK_PLACE, BOARDWALK = 35, 37, 39
+PARK_PRICE, BOARDWALK_PRICE = 350, 400
+HOUSE = 200                      # dark blue house cost; selling one refunds half
+BOARDWALK_LOAN, BOARDWALK_LIFT = 200, 220
+SUPPLY = 32
+EVENLY = "Build evenly: Boardwalk needs its next building before Park Place."
+
+
+def store_act(server, code: str, actor, **action):
+    """One legitimate action through the store, inside the running server's app context."""
+    from banker import store
+
+    with server.app.app_context():
+        return store.act(code, actor, action).state
+
+
+def player_id(server, code: str, name: str) -> int:
+    from banker import store
+
+    with server.app.app_context():
+        state = store.load_state(store.find_game(code))
+    return next(p.id for p in state.players if p.name == name)
+
+
+def new_game(contexts) -> tuple[Page, str, Page, Page]:
+    """The host creates a game, two phones join by its URL, the host starts: (host, code, ann, bob)."""
+    host = contexts.page("host", **DESKTOP)
+    host.goto("/")
+    host.get_by_role("button", name="Create game").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]+$"))
+    code = host.url.rsplit("/", 1)[1]
+    join_url = host.locator(".join-panel .url").inner_text()
+    ann = contexts.page("phone 1", **PHONE)
+    bob = contexts.page("phone 2", **PHONE)
+    join(ann, join_url, "Ann", "Car")
+    join(bob, join_url, "Bob", "Dog")
+    expect(host.locator("ol.seats li")).to_have_count(2, timeout=LIVE)
+    host.get_by_role("button", name="Start in this order").click()
+    expect(host.locator("#turn .whose")).to_contain_text("Ann's turn", timeout=LIVE)
+    expect(ann.locator("#turn h2")).to_have_text("Your turn", timeout=LIVE)
+    return host, code, ann, bob
+
+
+def test_building_on_a_complete_group_updates_the_host_live(contexts, server, artifacts):
+    from banker.rules import Actor
+
+    host, code, ann, bob = new_game(contexts)
+
+    # Ann gets the dark blues the legal way: the banker puts her token on Short Line, then she
+    # rolls 1 + 1 onto Park Place, buys it, rolls 1 + 1 again (doubles) onto Boardwalk, buys it.
+    ann_id = player_id(server, code, "Ann")
+    banker, seat = Actor(banker=True), Actor(player=ann_id)
+    store_act(server, code, banker, type="move", player=ann_id, square=SHORT_LINE)
+    for square in (PARK_PLACE, BOARDWALK):
+        assert store_act(server, code, seat, type="roll", dice=[1, 1]).player(ann_id).position == square
+        assert store_act(server, code, seat, type="buy").deeds[square].owner == ann_id
+    cash = START_CASH - PARK_PRICE - BOARDWALK_PRICE
+
+    # Everything below happens on screens that are never reloaded: they must catch up live.
+    host_supply = host.locator("#players .supply")
+    center_supply = host.locator(".center-supply")
+    host_cash = host.locator(f'table.balances tr[data-player="{ann_id}"] td.cash')
+    ann_cash = ann.locator("#wallet [data-cash]")
+    park = host.locator(f'#board [data-square="{PARK_PLACE}"]')
+    boardwalk = host.locator(f'#board [data-square="{BOARDWALK}"]')
+    blues = ann.locator('#wallet [data-group="dark_blue"]')
+    my_park = blues.locator(f'.lot[data-square="{PARK_PLACE}"]')
+    my_boardwalk = blues.locator(f'.lot[data-square="{BOARDWALK}"]')
+
+    def shows(houses: int, cash: int) -> None:
+        """The bank's supply on both host counters, and Ann's cash on her phone and the host."""
+        for counter in (host_supply, center_supply):
+            expect(counter).to_have_attribute("data-houses", str(houses), timeout=LIVE)
+            expect(counter).to_have_attribute("data-hotels", "12")
+        expect(host_supply).to_contain_text(f"{houses} houses left")
+        expect(center_supply).to_contain_text(f"{houses} houses")
+        for where in (ann_cash, host_cash):
+            expect(where).to_have_attribute("data-cash", str(cash), timeout=LIVE)
+            expect(where).to_have_text(money(cash))
+
+    expect(blues.locator("h3")).to_contain_text("2 of 2 · complete", timeout=LIVE)
+    expect(park.locator(".owner")).to_have_attribute("title", "owned by Ann", timeout=LIVE)
+    expect(boardwalk.locator(".owner")).to_have_attribute("title", "owned by Ann", timeout=LIVE)
+    shows(SUPPLY, cash)
+
+    # One house on Park Place: the second one there must wait for Boardwalk, and the phone says so.
+    my_park.get_by_role("button", name=f"+ {money(HOUSE)}").tap()
+    expect(ann.locator("#message")).to_contain_text("Park Place", timeout=LIVE)
+    expect(my_park).to_have_attribute("data-level", "1")
+    waiting = my_park.get_by_role("button", name="+", exact=True)
+    expect(waiting).to_be_disabled()
+    expect(waiting).to_have_attribute("title", EVENLY)
+    expect(my_park.locator(".why")).to_have_text(EVENLY)
+    my_boardwalk.get_by_role("button", name=f"+ {money(HOUSE)}").tap()
+    cash -= 2 * HOUSE
+    shows(SUPPLY - 2, cash)
+    for square in (park, boardwalk):
+        expect(square.locator(".band .house")).to_have_count(1, timeout=LIVE)
+        expect(square.locator(".band .hotel")).to_have_count(0)
+    for lot in (my_park, my_boardwalk):
+        expect(lot).to_have_attribute("data-level", "1")
+        expect(lot.locator(".buildings .house")).to_have_count(1)
+    expect(ann.locator("#wallet .supply")).to_have_attribute("data-houses", str(SUPPLY - 2))
+
+    # A second house on Park Place is fine; a third before Boardwalk's second is not.
+    my_park.get_by_role("button", name=f"+ {money(HOUSE)}").tap()
+    cash -= HOUSE
+    shows(SUPPLY - 3, cash)
+    expect(park.locator(".band .house")).to_have_count(2, timeout=LIVE)
+    third = my_park.get_by_role("button", name="+", exact=True)
+    expect(third).to_be_disabled()
+    expect(third).to_have_attribute("title", EVENLY)
+    expect(my_park.locator(".why")).to_have_text(EVENLY)
+    ann.screenshot(path=artifacts / "buildings-phone-built.png", full_page=True)
+    host.screenshot(path=artifacts / "buildings-host-built.png", full_page=True)
+    # A screen that was stale when tapped (the button still enabled) is refused by the server.
+    third.evaluate("button => button.disabled = false")
+    third.tap()
+    expect(ann.locator("#message .message.error")).to_have_text(EVENLY, timeout=LIVE)
+    shows(SUPPLY - 3, cash)
+    expect(park.locator(".band .house")).to_have_count(2)
+
+    # Selling the whole group at once: half the cost back, the houses back in the bank.
+    ann.get_by_role("button", name=f"Sell every building in Dark blue: +{money(3 * HOUSE // 2)}").tap()
+    cash += 3 * HOUSE // 2
+    shows(SUPPLY, cash)
+    for square in (park, boardwalk):
+        expect(square.locator(".band .house")).to_have_count(0, timeout=LIVE)
+    for lot in (my_park, my_boardwalk):
+        expect(lot).to_have_attribute("data-level", "0")
+        expect(lot.locator(".buildings .house")).to_have_count(0)
+    expect(blues.locator(".sell-all")).to_have_count(0)
+
+    # Mortgaging Boardwalk: the host marks it, the phone turns the deed face down with a lift price.
+    my_boardwalk.get_by_role("button", name=f"Mortgage +{money(BOARDWALK_LOAN)}").tap()
+    cash += BOARDWALK_LOAN
+    shows(SUPPLY, cash)
+    expect(boardwalk).to_have_class(re.compile(r"\bmortgaged\b"), timeout=LIVE)
+    expect(boardwalk.locator(".mortgage-mark")).to_be_visible()
+    expect(park.locator(".mortgage-mark")).to_have_count(0)
+    # Ann's pawn stands on Boardwalk: the M must not hide under it (nor it under the M).
+    mark, pawn = boardwalk.locator(".mortgage-mark").bounding_box(), boardwalk.locator(".pawn").bounding_box()
+    assert (mark["x"] >= pawn["x"] + pawn["width"] or pawn["x"] >= mark["x"] + mark["width"]
+            or mark["y"] >= pawn["y"] + pawn["height"] or pawn["y"] >= mark["y"] + mark["height"]), \
+        f"the mortgage mark {mark} overlaps the pawn {pawn}"
+    expect(my_boardwalk).to_have_class(re.compile(r"\bmortgaged\b"))
+    expect(my_boardwalk.locator(".rent")).to_have_text("mortgaged")
+    lift = my_boardwalk.get_by_role("button", name=f"Lift −{money(BOARDWALK_LIFT)}")
+    expect(lift).to_be_enabled()
+    expect(my_boardwalk).to_have_css("opacity", "1")   # only the head is dimmed, not the Lift button
+    expect(my_park.get_by_role("button", name="+", exact=True)).to_be_disabled()
+    expect(my_park.locator(".why")).to_have_text("Boardwalk is mortgaged: lift it before building in its group.")
+    expect(bob.locator("#history")).not_to_contain_text("Boardwalk")   # only Ann's phone hears of it
+    ann.screenshot(path=artifacts / "buildings-phone-mortgaged.png", full_page=True)
+    ann.locator('#wallet [data-group="dark_blue"]').screenshot(path=artifacts / "buildings-phone-deeds.png")
+    host.screenshot(path=artifacts / "buildings-host-mortgaged.png", full_page=True)
+
+    # No screen reloaded; the only error is the refused stale tap's 422.
+    assert contexts.loads == {"host": ["/", f"/t/{code}"],
+                              "phone 1": [f"/j/{code}", f"/p/{code}"],
+                              "phone 2": [f"/j/{code}", f"/p/{code}"]}
+    assert contexts.blocked == [], "a page tried to reach the internet"
+    refused = f"/p/{code}/act"   # Chromium and htmx both log the 422 of the refused tap
+    assert contexts.errors == [
+        "phone 1: Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)",
+        f"phone 1: Response Status Error Code 422 from {refused}",
+    ], "the pages logged errors"
