@@ -14,3 +14,9 @@ document.addEventListener("htmx:afterRequest", (event) => {
   const nonce = form.querySelector("input[name=nonce]");
   if (nonce) nonce.defaultValue = nonce.value = freshNonce();
 });
+
+// A message is dismissed by tapping it.
+document.addEventListener("click", (event) => {
+  const message = event.target.closest && event.target.closest("#message .message");
+  if (message) message.remove();
+});

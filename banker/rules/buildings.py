@@ -82,7 +82,7 @@ def build(state: GameState, player_id: int, square: int, effects: list) -> None:
     else:
         state.bank_houses -= 1
     set_level(deed, now + 1)
-    transfer(state, player_id, BANK, cost, effects, "building", square)
+    transfer(state, player_id, BANK, cost, effects, "building", square, level=now + 1)
     effects.append({"kind": "built", "player": player_id, "square": square, "level": now + 1})
 
 
@@ -115,7 +115,7 @@ def sell(state: GameState, player_id: int, square: int, effects: list) -> None:
     else:
         state.bank_houses += 1
     set_level(deed, now - 1)
-    transfer(state, BANK, player_id, refund, effects, "building_sale", square)
+    transfer(state, BANK, player_id, refund, effects, "building_sale", square, level=now)
     effects.append({"kind": "sold", "player": player_id, "square": square, "level": now - 1})
 
 

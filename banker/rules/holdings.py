@@ -3,7 +3,7 @@ it is not possible now (queries only: nothing here changes the game)."""
 
 from .buildings import HOTEL, check_build, check_sell, level
 from .errors import attempt
-from .mortgages import check_mortgage, check_unmortgage
+from .mortgages import check_mortgage, check_unmortgage, lift_cost
 from .rent import owns_group, rent_due
 from .state import GameState
 
@@ -24,7 +24,9 @@ def holdings(state: GameState, player_id: int) -> list[dict]:
             "house_cost": square.house_cost, "lots": [],
         })
         lot = {"square": square.index, "name": square.name, "level": level(deed),
-               "mortgaged": deed.mortgaged, "rent": rent_due(state, square.index), "type": square.type}
+               "mortgaged": deed.mortgaged, "rent": rent_due(state, square.index), "type": square.type,
+               "cost": square.house_cost, "refund": square.house_cost // 2,
+               "loan": square.mortgage, "lift": lift_cost(square.mortgage)}
         if square.type == "street":
             lot["build"] = attempt(check_build, state, player_id, square.index)
             lot["sell"] = attempt(check_sell, state, player_id, square.index)

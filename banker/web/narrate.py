@@ -86,6 +86,10 @@ REASONS = {
     "jackpot": lambda p: _("{to} collected the {amount} Free Parking jackpot.").format(**p),
     "building": lambda p: _("{from} paid {amount} for buildings on {where}.").format(**p),
     "building_sale": lambda p: _("{to} sold buildings on {where} for {amount}.").format(**p),
+    "house": lambda p: _("{from} built a house on {square} for {amount}.").format(**p),
+    "hotel": lambda p: _("{from} built a hotel on {square} for {amount}.").format(**p),
+    "house_sale": lambda p: _("{to} sold a house on {square} for {amount}.").format(**p),
+    "hotel_sale": lambda p: _("{to} sold the hotel on {square} for {amount}.").format(**p),
     "mortgage": lambda p: _("{to} mortgaged {square} for {amount}.").format(**p),
     "unmortgage": lambda p: _("{from} lifted the mortgage on {square} for {amount}.").format(**p),
 }
@@ -125,7 +129,7 @@ STORIES = {
     "started": lambda p, e: _("The game starts. Order: {names}.").format(**p),
     "rolled": _rolled,
     "moved": _moved,
-    "transfer": lambda p, e: (_rent(p, e) if e["reason"] == "rent" else REASONS[e["reason"]](p))
+    "transfer": lambda p, e: (_rent(p, e) if e["reason"] == "rent" else REASONS[_reason(e)](p))
     + (f" ({e['memo']})" if e.get("memo") else ""),
     "debt": _debt,
     "offer": lambda p, e: _("{player} may buy {square}.").format(**p),
@@ -138,6 +142,15 @@ STORIES = {
     "turn": lambda p, e: _("It is {player}'s turn.").format(**p),
     "undone": lambda p, e: _("The banker undid entry {seq}.").format(**p),
 }
+def _reason(effect: dict) -> str:
+    """The sentence for a transfer; one building bought or sold is told as a house or a hotel."""
+    reason = effect["reason"]
+    if reason in ("building", "building_sale") and "level" in effect:
+        kind = "hotel" if effect["level"] == 5 else "house"
+        return kind if reason == "building" else kind + "_sale"
+    return reason
+
+
 SILENT = {"bought", "debt_paid", "built", "sold", "levels_set", "mortgaged", "unmortgaged"}
 
 

@@ -102,7 +102,7 @@ def test_building_on_a_complete_group_updates_the_host_live(contexts, server, ar
     my_park.get_by_role("button", name=f"+ {money(HOUSE)}").tap()
     expect(ann.locator("#message")).to_contain_text("Park Place", timeout=LIVE)
     expect(my_park).to_have_attribute("data-level", "1")
-    waiting = my_park.get_by_role("button", name="+", exact=True)
+    waiting = my_park.get_by_role("button", name=f"+ {money(HOUSE)}")
     expect(waiting).to_be_disabled()
     expect(waiting).to_have_attribute("title", EVENLY)
     expect(my_park.locator(".why")).to_have_text(EVENLY)
@@ -122,7 +122,7 @@ def test_building_on_a_complete_group_updates_the_host_live(contexts, server, ar
     cash -= HOUSE
     shows(SUPPLY - 3, cash)
     expect(park.locator(".band .house")).to_have_count(2, timeout=LIVE)
-    third = my_park.get_by_role("button", name="+", exact=True)
+    third = my_park.get_by_role("button", name=f"+ {money(HOUSE)}")
     expect(third).to_be_disabled()
     expect(third).to_have_attribute("title", EVENLY)
     expect(my_park.locator(".why")).to_have_text(EVENLY)
@@ -163,7 +163,7 @@ def test_building_on_a_complete_group_updates_the_host_live(contexts, server, ar
     lift = my_boardwalk.get_by_role("button", name=f"Lift −{money(BOARDWALK_LIFT)}")
     expect(lift).to_be_enabled()
     expect(my_boardwalk).to_have_css("opacity", "1")   # only the head is dimmed, not the Lift button
-    expect(my_park.get_by_role("button", name="+", exact=True)).to_be_disabled()
+    expect(my_park.get_by_role("button", name=f"+ {money(HOUSE)}")).to_be_disabled()
     expect(my_park.locator(".why")).to_have_text("Boardwalk is mortgaged: lift it before building in its group.")
     expect(bob.locator("#history")).not_to_contain_text("Boardwalk")   # only Ann's phone hears of it
     ann.screenshot(path=artifacts / "buildings-phone-mortgaged.png", full_page=True)
