@@ -101,6 +101,34 @@ def levels(value, name="levels") -> dict[int, int]:
     return {square(k, "square"): _int(v, "level", 0, 5) for k, v in value.items()}
 
 
+def squares(value, name="squares") -> list[int]:
+    """Distinct board squares."""
+    if not isinstance(value, (list, tuple)) or len(value) > 28:
+        raise ActionError("bad_field", N_("{field} must be a list of squares."), field=name)
+    found = [square(v, name) for v in value]
+    if len(set(found)) != len(found):
+        raise ActionError("bad_field", N_("{field} lists a square twice."), field=name)
+    return found
+
+
+def bundle(value, name="give") -> dict:
+    """One side of a trade: {"cash", "squares", "jail_cards"}, each optional."""
+    if not isinstance(value, dict) or set(value) - {"cash", "squares", "jail_cards"}:
+        raise ActionError("bad_field", N_("{field} may hold cash, squares and jail_cards."), field=name)
+    cards = value.get("jail_cards") or []
+    if not isinstance(cards, list) or len(cards) > 2 or not all(isinstance(c, str) and len(c) <= 40 for c in cards):
+        raise ActionError("bad_field", N_("jail_cards must list card ids."), field=name)
+    cash = value.get("cash") or 0
+    return {"cash": _int(cash, "cash", 0, MAX_AMOUNT) if cash else 0,
+            "squares": squares(value.get("squares") or [], name), "jail_cards": list(cards)}
+
+
+def building(value, name="building") -> str:
+    if value not in ("house", "hotel"):
+        raise ActionError("bad_field", N_("building must be house or hotel."), field=name)
+    return value
+
+
 def arg(parse, missing: str | None = None, **kw):
     """A field of an action, parsed by `parse`; required unless a default is given.
 
@@ -253,6 +281,62 @@ class Mortgage(Action):
 @dataclass(frozen=True, kw_only=True)
 class Unmortgage(Action):
     square: int = arg(square)
+
+
+@action("bid")
+@dataclass(frozen=True, kw_only=True)
+class Bid(Action):
+    amount: int = arg(amount)
+
+
+@action("pass")
+@dataclass(frozen=True, kw_only=True)
+class Pass(Action):
+    pass
+
+
+@action("close_auction")
+@dataclass(frozen=True, kw_only=True)
+class CloseAuction(Action):
+    high_bid: int | None = arg(lambda v, n: _int(v, n, 0, MAX_AMOUNT), default=None)
+
+
+@action("auction_building")
+@dataclass(frozen=True, kw_only=True)
+class AuctionBuilding(Action):
+    building: str = arg(building)
+
+
+def _id(value, name):
+    return _int(value, name, 1, 10**9)
+
+
+@action("offer_trade")
+@dataclass(frozen=True, kw_only=True)
+class OfferTrade(Action):
+    to: int = arg(player_id)
+    give: dict = arg(bundle, default=None)
+    get: dict = arg(bundle, default=None)
+    lift: list = arg(squares, default=None)
+
+
+@action("accept_trade")
+@dataclass(frozen=True, kw_only=True)
+class AcceptTrade(Action):
+    trade: int = arg(_id)
+    lift: list = arg(squares, default=None)
+
+
+@action("reject_trade")
+@dataclass(frozen=True, kw_only=True)
+class RejectTrade(Action):
+    trade: int = arg(_id)
+
+
+@action("withdraw_trade")
+@dataclass(frozen=True, kw_only=True)
+class WithdrawTrade(Action):
+    trade: int = arg(_id)
 
 
 # Not parsed into the rules: the store implements undo by replaying the log without the last event.

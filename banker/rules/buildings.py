@@ -46,11 +46,11 @@ def _require_buildable_group(state: GameState, player_id: int, square: int) -> l
     return lots
 
 
-def check_build(state: GameState, player_id: int, square: int) -> int:
-    """Raise RuleError unless the next building on `square` may be bought now; returns its cost."""
+def _check_placement(state: GameState, player_id: int, square: int) -> int:
+    """Raise RuleError unless the lot may take its next building (money and supply aside);
+    returns the lot's level now."""
     deed = _owned_street(state, player_id, square)
     lots = _require_buildable_group(state, player_id, square)
-    require_no_debt(state, player_id)
     now = level(deed)
     if now == HOTEL:
         raise RuleError("has_hotel", N_("{square} already has a hotel: nothing more can be built."), square=square)
@@ -59,11 +59,38 @@ def check_build(state: GameState, player_id: int, square: int) -> int:
         behind = next(d for d in lots if level(d) == lowest)
         raise RuleError("uneven", N_("Build evenly: {other_square} needs its next building before {square}."),
                         other_square=behind.square, square=square)
-    cost = state.board[square].house_cost
-    player = state.player(player_id)
-    if player.cash < cost:
-        raise RuleError("short_of_cash", N_("A building on {square} costs {price}; {player} has only {cash}."),
-                        square=square, price=cost, player=player_id, cash=player.cash)
+    return now
+
+
+def can_place(state: GameState, player_id: int, square: int, building: str) -> bool:
+    """Whether a house (or hotel) won at auction could go on this lot now."""
+    try:
+        now = _check_placement(state, player_id, square)
+    except RuleError:
+        return False
+    return (now == 4) == (building == "hotel")
+
+
+def check_build(state: GameState, player_id: int, square: int) -> int:
+    """Raise RuleError unless the next building on `square` may be bought now; returns its cost
+    (0 when it places a building already paid for at auction)."""
+    now = _check_placement(state, player_id, square)
+    pending = state.pending
+    if pending and pending["kind"] == "place" and pending["player"] != player_id:
+        raise RuleError("placing", N_("Wait until {player} places the {building} won at auction."),
+                        player=pending["player"], building=pending["building"])
+    if pending and pending["kind"] == "place":
+        if (now == 4) != (pending["building"] == "hotel"):
+            raise RuleError("wrong_building", N_("The {building} won at auction cannot go on {square} now."),
+                            building=pending["building"], square=square)
+        cost = 0
+    else:
+        require_no_debt(state, player_id)
+        cost = state.board[square].house_cost
+        player = state.player(player_id)
+        if player.cash < cost:
+            raise RuleError("short_of_cash", N_("A building on {square} costs {price}; {player} has only {cash}."),
+                            square=square, price=cost, player=player_id, cash=player.cash)
     if now == 4 and state.bank_hotels < 1:
         raise RuleError("no_hotels", N_("The bank has no hotels left."))
     if now < 4 and state.bank_houses < 1:
@@ -82,7 +109,10 @@ def build(state: GameState, player_id: int, square: int, effects: list) -> None:
     else:
         state.bank_houses -= 1
     set_level(deed, now + 1)
-    transfer(state, player_id, BANK, cost, effects, "building", square, level=now + 1)
+    if cost:
+        transfer(state, player_id, BANK, cost, effects, "building", square, level=now + 1)
+    else:
+        state.pending = None
     effects.append({"kind": "built", "player": player_id, "square": square, "level": now + 1})
 
 
@@ -140,6 +170,9 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
     if bought:
         _require_buildable_group(state, player_id, first)
         require_no_debt(state, player_id)
+        if state.pending and state.pending["kind"] == "place":
+            raise RuleError("placing", N_("Wait until {player} places the {building} won at auction."),
+                            player=state.pending["player"], building=state.pending["building"])
     houses = state.bank_houses + sum(_houses(old[s]) - _houses(levels[s]) for s in squares)
     hotels = state.bank_hotels + sum(_hotels(old[s]) - _hotels(levels[s]) for s in squares)
     if houses < 0:

@@ -2,6 +2,7 @@
 
 from .errors import N_, RuleError
 from .money import require_no_debt, transfer
+from .auctions import open_deed_auction
 from .state import BANK, GameState
 
 
@@ -29,7 +30,9 @@ def buy(state: GameState, player_id: int, effects: list) -> None:
 
 
 def decline(state: GameState, player_id: int, effects: list) -> None:
-    """Leave the deed with the bank."""
+    """Decline the deed: it is auctioned at once (or, with auctions off, stays with the bank)."""
     square = offered_square(state, player_id)
     state.pending = None
     effects.append({"kind": "declined", "player": player_id, "square": square})
+    if state.settings.auctions:
+        open_deed_auction(state, square, effects)

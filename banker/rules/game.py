@@ -2,15 +2,15 @@
 
 from dataclasses import dataclass
 
-from . import buildings, buying, jail, lobby, money, mortgages, moves, turns
+from . import auctions, buildings, buying, jail, lobby, money, mortgages, moves, trades, turns
 from .actions import Action, parse
 from .errors import N_, NotAllowed, RuleError
 from .money import charge, transfer
 from .state import BANK, POT, GameState, new_game
 
-BANKER_ONLY = {"start", "bank_pay", "bank_charge", "move"}
+BANKER_ONLY = {"start", "bank_pay", "bank_charge", "move", "close_auction", "auction_building"}
 LOBBY = {"join", "opening_roll", "start"}
-SEATLESS = {"join", "start"}
+SEATLESS = {"join", "start", "close_auction", "auction_building"}
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,15 @@ HANDLERS = {
     "set_buildings": lambda s, p, a, e: buildings.set_levels(s, p, a.levels, e),
     "mortgage": lambda s, p, a, e: mortgages.mortgage(s, p, a.square, e),
     "unmortgage": lambda s, p, a, e: mortgages.unmortgage(s, p, a.square, e),
+    "bid": lambda s, p, a, e: auctions.bid(s, p, a.amount, e),
+    "pass": lambda s, p, a, e: auctions.pass_(s, p, e),
+    "close_auction": lambda s, p, a, e: auctions.close(s, a.high_bid, e),
+    "auction_building": lambda s, p, a, e: auctions.open_building_auction(s, a.building, e),
+    "offer_trade": lambda s, p, a, e: trades.offer(
+        s, p, a.to, a.give or trades.nothing(), a.get or trades.nothing(), a.lift or [], e),
+    "accept_trade": lambda s, p, a, e: trades.accept(s, p, a.trade, a.lift or [], e),
+    "reject_trade": lambda s, p, a, e: trades.reject(s, p, a.trade, e),
+    "withdraw_trade": lambda s, p, a, e: trades.withdraw(s, p, a.trade, e),
 }
 
 
@@ -129,12 +138,19 @@ def legal_actions(state: GameState, player_id: int) -> set[str]:
     owed = state.debts_of(player_id)
     if owed and me.cash >= owed[0].amount:
         found.add("pay_debt")
+    auction = state.auction
+    if auction and player_id in auction.bidders and player_id not in auction.passed:
+        lowest = max(auction.high_bid + 1, auction.floors.get(str(player_id), 1))
+        if me.cash >= lowest and not owed:
+            found.add("bid")
+        if auction.high_bidder != player_id:
+            found.add("pass")
     pending = state.pending
     if pending and pending["kind"] == "buy" and pending["player"] == player_id:
         found.add("decline")
         if me.cash >= state.board[pending["square"]].price and not owed:
             found.add("buy")
-    if state.turn != player_id or pending:
+    if state.turn != player_id or pending or auction:
         return found
     if not state.rolled and not owed:
         found.add("roll")

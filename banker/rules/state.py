@@ -1,6 +1,6 @@
 """The state of one game: plain dataclasses that round-trip through JSON (to_dict / from_dict)."""
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, is_dataclass
 
 from .board import Board, load_board
 from .errors import ActionError, N_
@@ -21,24 +21,31 @@ class Settings:
     free_parking_jackpot: bool = False
     luxury_tax: int = 100
     double_rent_with_mortgaged_lot: bool = True
+    auctions: bool = True
+    mortgage_transfer_fee: bool = True
+    shortage_auction_floor: str = "none"
 
     @classmethod
     def parse(cls, data: dict | None) -> "Settings":
         """Validate user-supplied settings; unknown keys and out-of-range values are ActionErrors."""
         data = dict(data or {})
-        known = {f.name: f for f in fields(cls)}
-        for key in data:
-            if key not in known:
+        defaults = cls()
+        for key, value in data.items():
+            if not hasattr(defaults, key):
                 raise ActionError("unknown_setting", N_("Unknown setting: {key}."), key=key)
-        for key in ("start_cash", "go_salary"):
-            if key in data:
-                data[key] = _whole(data[key], key, 0, 100_000)
-        for key in ("go_exact_bonus", "free_parking_jackpot", "double_rent_with_mortgaged_lot"):
-            if key in data and not isinstance(data[key], bool):
-                raise ActionError("bad_setting", N_("{key} must be true or false."), key=key)
-        if "luxury_tax" in data and data["luxury_tax"] not in (75, 100):
-            raise ActionError("bad_setting", N_("luxury_tax must be 75 or 100."))
+            if key in CHOICES:
+                if value not in CHOICES[key] or isinstance(value, bool):
+                    raise ActionError("bad_setting", N_("{key} must be one of: {choices}."),
+                                      key=key, choices=", ".join(map(str, CHOICES[key])))
+            elif isinstance(getattr(defaults, key), bool):
+                if not isinstance(value, bool):
+                    raise ActionError("bad_setting", N_("{key} must be true or false."), key=key)
+            else:
+                data[key] = _whole(value, key, 0, 100_000)
         return cls(**data)
+
+
+CHOICES = {"luxury_tax": (100, 75), "shortage_auction_floor": ("none", "cost")}
 
 
 def _whole(value, name: str, low: int, high: int) -> int:
@@ -91,6 +98,33 @@ class Debt:
 
 
 @dataclass(kw_only=True)
+class Auction:
+    """An open auction: of a declined deed (`square`) or of one building in a shortage (`building`)."""
+
+    id: int
+    bidders: list[int]
+    square: int | None = None
+    building: str | None = None
+    high_bid: int = 0
+    high_bidder: int | None = None
+    passed: list[int] = field(default_factory=list)
+    floors: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class Trade:
+    """An open offer from one player to another: what each side gives, and which mortgaged deeds
+    the offerer will lift on receiving them (the receiver chooses at acceptance)."""
+
+    id: int
+    offerer: int
+    to: int
+    give: dict
+    get: dict
+    lift: list[int] = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
 class GameState:
     """Everything the rules know about one game; never edited except by rules.apply."""
 
@@ -109,6 +143,8 @@ class GameState:
     bank_hotels: int = 12
     free_parking: int = 0
     debts: list[Debt] = field(default_factory=list)
+    auction: Auction | None = None
+    trades: list[Trade] = field(default_factory=list)
     serial: int = 0
 
     @property
@@ -146,6 +182,8 @@ class GameState:
         data["players"] = [Player(**p) for p in data["players"]]
         data["deeds"] = {d["square"]: Deed(**d) for d in data["deeds"]}
         data["debts"] = [Debt(**d) for d in data["debts"]]
+        data["auction"] = Auction(**data["auction"]) if data.get("auction") else None
+        data["trades"] = [Trade(**t) for t in data.get("trades", [])]
         return cls(**data)
 
     def copy(self) -> "GameState":

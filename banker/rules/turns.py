@@ -1,6 +1,7 @@
 """A turn: roll the dice the table rolled, settle the square, maybe roll again, end the turn."""
 
 from .errors import N_, RuleError
+from .auctions import require_no_auction
 from .jail import roll_in_jail
 from .money import require_no_debt
 from .moves import advance, land, send_to_jail
@@ -13,10 +14,15 @@ def require_turn(state: GameState, player_id: int) -> None:
 
 
 def require_no_pending(state: GameState) -> None:
+    """Refuse while the game waits for a decision or an auction."""
+    require_no_auction(state)
     pending = state.pending
     if pending and pending["kind"] == "buy":
         raise RuleError("decision_pending", N_("{player} must first buy or decline {square}."),
                         player=pending["player"], square=pending["square"])
+    if pending and pending["kind"] == "place":
+        raise RuleError("decision_pending", N_("{player} must first place the {building} won at auction."),
+                        player=pending["player"], building=pending["building"])
 
 
 def roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list) -> None:

@@ -2,7 +2,7 @@
 
 from .networth import net_worth
 from .rent import rent_due
-from .state import GameState
+from .state import GameState, _plain
 
 
 def state_json(state: GameState, version: int) -> dict:
@@ -39,8 +39,8 @@ def state_json(state: GameState, version: int) -> dict:
         "free_parking": state.free_parking,
         "rules": vars(state.settings).copy(),
         "pending": state.pending,
-        "auction": None,
-        "trades": [],
+        "auction": _plain(state.auction),
+        "trades": [_plain(t) for t in state.trades],
         "debts": [vars(d).copy() for d in state.debts],
         "standings": None,
     }

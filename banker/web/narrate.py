@@ -92,6 +92,9 @@ REASONS = {
     "hotel_sale": lambda p: _("{to} sold the hotel on {square} for {amount}.").format(**p),
     "mortgage": lambda p: _("{to} mortgaged {square} for {amount}.").format(**p),
     "unmortgage": lambda p: _("{from} lifted the mortgage on {square} for {amount}.").format(**p),
+    "mortgage_fee": lambda p: _("{from} paid the bank {amount}: 10% on the mortgage of {square}.").format(**p),
+    "auction": lambda p: _("{from} paid the bank {amount} at auction.").format(**p),
+    "trade": lambda p: _("{from} gave {to} {amount} in a trade.").format(**p),
 }
 
 JAIL_WHY = {
@@ -104,6 +107,10 @@ JAIL_EXIT = {
     "fine": lambda p: _("{player} paid the fine and leaves jail.").format(**p),
     "third_roll": lambda p: _("Third try: {player} pays the fine and leaves jail.").format(**p),
 }
+
+
+def _building_word(building: str) -> str:
+    return _("hotel") if building == "hotel" else _("house")
 
 
 def _rolled(p: dict, effect: dict) -> str:
@@ -133,7 +140,21 @@ STORIES = {
     + (f" ({e['memo']})" if e.get("memo") else ""),
     "debt": _debt,
     "offer": lambda p, e: _("{player} may buy {square}.").format(**p),
-    "declined": lambda p, e: _("{player} declined {square}; it stays with the bank.").format(**p),
+    "declined": lambda p, e: _("{player} declined {square}.").format(**p),
+    "auction_opened": lambda p, e: (_("{square} is up for auction.").format(**p) if e.get("square") is not None
+                                    else _("The bank auctions one {building}.").format(building=_building_word(e["building"]))),
+    "bid": lambda p, e: _("{player} bids {amount}.").format(**p),
+    "passed": lambda p, e: _("{player} passes.").format(**p),
+    "auction_won": lambda p, e: (_("{player} wins {square} for {amount}.").format(**p) if e.get("square") is not None
+                                 else _("{player} wins a {building} for {amount} and must place it now.").format(
+                                     building=_building_word(e["building"]), **p)),
+    "auction_unsold": lambda p, e: (_("Nobody bid: {square} stays with the bank.").format(**p) if e.get("square") is not None
+                                    else _("Nobody bid for the {building}.").format(building=_building_word(e["building"]))),
+    "trade_offered": lambda p, e: _("{player} offers {to} a trade.").format(**p),
+    "trade_done": lambda p, e: _("{player} and {to} traded.").format(**p),
+    "trade_rejected": lambda p, e: _("{player} rejected a trade.").format(**p),
+    "trade_withdrawn": lambda p, e: _("{player} withdrew a trade offer.").format(**p),
+    "trade_dropped": lambda p, e: _("The offer between {player} and {to} can no longer happen and was removed.").format(**p),
     "no_rent": lambda p, e: _("{square} is mortgaged: no rent.").format(**p),
     "jailed": lambda p, e: JAIL_WHY[e["why"]](p),
     "left_jail": lambda p, e: JAIL_EXIT[e["how"]](p),

@@ -36,6 +36,7 @@ def test_without_the_rule_taxes_go_to_the_bank_and_free_parking_pays_nothing(gam
     state = play(game, ANN, "roll", dice=[1, 3])
     state = play(state, ANN, "end_turn")
     state = play(play(state, state.turn, "roll", dice=[1, 2]), state.turn, "decline")
+    state = play(play(state, 1, "pass"), 2, "pass")   # nobody bids in the auction
     state = play(state, state.turn, "end_turn")
     state = play(place(state, ANN, 17), ANN, "roll", dice=[1, 2])
     assert (state.free_parking, cash(state, ANN)) == (0, 1300)

@@ -81,7 +81,7 @@ def test_doubles_leave_jail_and_move_without_an_extra_roll(jailed):
     state = play(jailed, ANN, "roll", dice=[2, 2])
     ann = state.player(ANN)
     assert (ann.in_jail, ann.position, ann.cash) == (False, 14, 1500)
-    state = play(state, ANN, "decline")
+    state = play(play(play(state, ANN, "decline"), ANN, "pass"), BOB, "pass")
     assert refusal(state, ANN, "roll", RuleError, dice=[3, 4]).code == "already_rolled"
     assert play(state, ANN, "end_turn").turn == BOB
 

@@ -123,8 +123,8 @@ SCENARIOS = {
         says="Ann bought Baltic Avenue for $60."),
     "decline": Scenario(
         {"type": "decline"}, steps=(ROLL_TO_BALTIC,),
-        done=lambda s: s["pending"] is None and deed(s, 3)["owner"] is None,
-        says="Ann declined Baltic Avenue; it stays with the bank."),
+        done=lambda s: s["pending"] is None and deed(s, 3)["owner"] is None and s["auction"]["square"] == 3,
+        says="Ann declined Baltic Avenue."),
     "pay_player": Scenario(
         {"type": "pay", "to": 2, "amount": 25, "memo": "pizza"},
         done=lambda s: (seat(s, 1)["cash"], seat(s, 2)["cash"]) == (1475, 1525), says="Ann paid Bob $25. (pizza)"),

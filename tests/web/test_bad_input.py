@@ -84,7 +84,7 @@ def test_a_body_that_is_not_a_json_object_gets_400(client, game, body, content_t
     ({"rules": {"start_cash": -1}}, "start_cash must be a whole number from 0 to 100000."),
     ({"rules": {"start_cash": "lots"}}, "start_cash must be a whole number from 0 to 100000."),
     ({"rules": {"dragons": True}}, "Unknown setting: dragons."),
-    ({"rules": {"luxury_tax": 50}}, "luxury_tax must be 75 or 100."),
+    ({"rules": {"luxury_tax": 50}}, "luxury_tax must be one of: 100, 75."),
 ])
 def test_a_game_with_bad_settings_is_not_created(client, body, says):
     response = client.post("/api/games", json=body)

@@ -127,6 +127,15 @@ def _next_move(state: dict, rng: random.Random):
         return "banker", {"type": kind, "player": rng.choice(ids), "amount": rng.randint(1, 2000)}
     if luck < 0.25:
         return "banker", {"type": "move", "player": rng.choice(ids), "square": rng.randint(0, 39)}
+    auction = state["auction"]
+    if auction:
+        bidders = [p for p in auction["bidders"] if p not in auction["passed"] and p != auction["high_bidder"]]
+        if bidders and rng.random() < 0.5:
+            who = rng.choice(bidders)
+            return who, {"type": "bid", "amount": auction["high_bid"] + rng.randint(1, 60)}
+        if bidders:
+            return rng.choice(bidders), {"type": "pass"}
+        return "banker", {"type": "close_auction"}
     pending = state["pending"]
     if pending:
         return pending["player"], {"type": rng.choice(["buy", "buy", "decline"])}

@@ -1,0 +1,117 @@
+"""Auctions: a declined deed goes to the highest bidder at once (the decliner may bid too); in a
+building shortage the banker auctions houses or hotels one at a time. Bids are whole units, must
+beat the high bid and stay within the bidder's cash; the bank takes the winning bid."""
+
+from .buildings import can_place
+from .errors import N_, RuleError
+from .money import charge, require_no_debt
+from .state import BANK, Auction, GameState
+
+BUILDINGS = ("house", "hotel")
+
+
+def require_no_auction(state: GameState) -> None:
+    """Nothing else moves the game on (rolls, ends of turn) while an auction is open."""
+    if state.auction:
+        raise RuleError("auction_open", N_("An auction is open: bid or pass first."))
+
+
+def open_deed_auction(state: GameState, square: int, effects: list) -> None:
+    """Auction a deed the player declined; everyone still in the game with cash may bid."""
+    bidders = [p.id for p in state.players if not p.bankrupt and p.cash > 0]
+    state.auction = Auction(id=state.next_id(), square=square, bidders=bidders)
+    effects.append({"kind": "auction_opened", "id": state.auction.id, "square": square})
+    _close_if_settled(state, effects)
+
+
+def open_building_auction(state: GameState, building: str, effects: list) -> None:
+    """The banker auctions one house or hotel among the players who could place it now."""
+    require_no_auction(state)
+    if state.pending:
+        raise RuleError("decision_pending", N_("Finish the open decision before auctioning buildings."))
+    stock = state.bank_houses if building == "house" else state.bank_hotels
+    if stock < 1:
+        raise RuleError("none_left", N_("The bank has no {building} left to auction."), building=building)
+    floors = {}
+    for p in state.players:
+        lots = [sq for sq in state.deeds if state.deeds[sq].owner == p.id and can_place(state, p.id, sq, building)]
+        if lots and not p.bankrupt:
+            cheapest = min(state.board[sq].house_cost for sq in lots)
+            floors[str(p.id)] = cheapest if state.settings.shortage_auction_floor == "cost" else 1
+    if not floors:
+        raise RuleError("nobody_can_build", N_("Nobody can place a {building} now."), building=building)
+    state.auction = Auction(id=state.next_id(), building=building, bidders=[int(k) for k in floors],
+                            floors=floors)
+    effects.append({"kind": "auction_opened", "id": state.auction.id, "building": building})
+
+
+def _open(state: GameState) -> Auction:
+    if not state.auction:
+        raise RuleError("no_auction", N_("No auction is open."))
+    return state.auction
+
+
+def bid(state: GameState, player_id: int, amount: int, effects: list) -> None:
+    """Raise the high bid; it must beat the current one and not exceed the bidder's cash."""
+    auction = _open(state)
+    if player_id not in auction.bidders:
+        raise RuleError("not_bidding", N_("{player} is not in this auction."), player=player_id)
+    if player_id in auction.passed:
+        raise RuleError("passed", N_("{player} has passed and cannot bid again."), player=player_id)
+    require_no_debt(state, player_id)
+    lowest = max(auction.high_bid + 1, auction.floors.get(str(player_id), 1))
+    if amount < lowest:
+        raise RuleError("bid_too_low", N_("A bid must be at least {amount}."), amount=lowest)
+    cash = state.player(player_id).cash
+    if amount > cash:
+        raise RuleError("bid_over_cash", N_("{player} has only {cash}; a bid cannot be more."),
+                        player=player_id, cash=cash)
+    auction.high_bid, auction.high_bidder = amount, player_id
+    effects.append({"kind": "bid", "player": player_id, "amount": amount})
+    _close_if_settled(state, effects)
+
+
+def pass_(state: GameState, player_id: int, effects: list) -> None:
+    """Leave the auction; it closes once everyone but the high bidder has passed."""
+    auction = _open(state)
+    if player_id not in auction.bidders or player_id in auction.passed:
+        raise RuleError("not_bidding", N_("{player} is not bidding in this auction."), player=player_id)
+    if auction.high_bidder == player_id:
+        raise RuleError("high_bidder", N_("{player} holds the high bid and cannot pass."), player=player_id)
+    auction.passed.append(player_id)
+    effects.append({"kind": "passed", "player": player_id})
+    _close_if_settled(state, effects)
+
+
+def close(state: GameState, expected_bid: int | None, effects: list) -> None:
+    """The banker closes the auction: sold to the high bidder, or (with no bid) nothing happens.
+
+    `expected_bid` guards a countdown: if a higher bid came in meanwhile, the close is refused.
+    """
+    auction = _open(state)
+    if expected_bid is not None and expected_bid != auction.high_bid:
+        raise RuleError("new_bid", N_("A new bid of {amount} came in; the countdown starts again."),
+                        amount=auction.high_bid)
+    _settle(state, effects)
+
+
+def _close_if_settled(state: GameState, effects: list) -> None:
+    auction = state.auction
+    active = [p for p in auction.bidders if p not in auction.passed]
+    if not active or active == [auction.high_bidder]:
+        _settle(state, effects)
+
+
+def _settle(state: GameState, effects: list) -> None:
+    auction, state.auction = state.auction, None
+    winner, amount = auction.high_bidder, auction.high_bid
+    if winner is None:
+        effects.append({"kind": "auction_unsold", "square": auction.square, "building": auction.building})
+        return
+    charge(state, winner, BANK, amount, effects, "auction", auction.square)
+    if auction.square is not None:
+        state.deeds[auction.square].owner = winner
+        effects.append({"kind": "auction_won", "player": winner, "square": auction.square, "amount": amount})
+    else:
+        state.pending = {"kind": "place", "player": winner, "building": auction.building}
+        effects.append({"kind": "auction_won", "player": winner, "building": auction.building, "amount": amount})
