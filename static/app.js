@@ -20,3 +20,22 @@ document.addEventListener("click", (event) => {
   const message = event.target.closest && event.target.closest("#message .message");
   if (message) message.remove();
 });
+
+// The banker's auction countdown. It is keyed by auction and high bid, so it restarts on each new
+// bid but not when the panel refreshes for anything else; at zero it closes the auction if the
+// box is ticked (the form carries the high bid it saw, so a last-second bid is never lost).
+const countdownStarts = {};
+function tickCountdowns() {
+  document.querySelectorAll("form[data-countdown]").forEach((form) => {
+    const key = form.dataset.countdown;
+    countdownStarts[key] ??= Date.now();
+    const left = Math.max(0, Number(form.dataset.seconds) - Math.floor((Date.now() - countdownStarts[key]) / 1000));
+    form.querySelector("[data-left]").textContent = left;
+    const auto = form.querySelector("[data-auto]");
+    if (left === 0 && auto && auto.checked && !form.dataset.sent) {
+      form.dataset.sent = "1";
+      form.requestSubmit();
+    }
+  });
+}
+setInterval(tickCountdowns, 250);

@@ -146,3 +146,34 @@ def drop_impossible(state: GameState, effects: list) -> None:
         if gone:
             state.trades.remove(trade)
             effects.append({"kind": "trade_dropped", "id": trade.id, "player": trade.offerer, "to": trade.to})
+
+
+def tradeable(state: GameState, player_id: int) -> list[int]:
+    """The deeds this player could offer now: theirs, in groups without buildings."""
+    found = []
+    for square, deed in state.deeds.items():
+        if deed.owner == player_id:
+            try:
+                _check_deed(state, player_id, square)
+            except RuleError:
+                continue
+            found.append(square)
+    return sorted(found)
+
+
+def outlook(state: GameState, trade: Trade) -> dict:
+    """A trade as the screens show it: whether it could execute now (or why not), and for each
+    mortgaged deed its receiver, the 10% fee (0 without the fee setting) and the lift cost."""
+    problem = None
+    try:
+        check(state, trade, [])
+    except RuleError as error:
+        problem = error
+    mortgaged = []
+    for receiver, side in ((trade.to, trade.give), (trade.offerer, trade.get)):
+        for square in side["squares"]:
+            if state.deeds[square].mortgaged:
+                value = state.board[square].mortgage
+                fee = transfer_fee(value) if state.settings.mortgage_transfer_fee else 0
+                mortgaged.append({"square": square, "receiver": receiver, "fee": fee, "lift": lift_cost(value)})
+    return {"trade": trade, "problem": problem, "mortgaged": mortgaged}

@@ -8,9 +8,11 @@ from .. import qr, store
 from ..models import Game
 from ..rules import legal_actions
 from ..rules.holdings import holdings
+from ..rules.mortgages import lift_cost
+from ..rules.trades import outlook, tradeable
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.view import state_json
-from .narrate import explain, involves, party, summary
+from .narrate import explain, involves, party, refusal, summary
 
 HISTORY_ROWS = 40
 
@@ -81,7 +83,15 @@ def game_context(game: Game) -> dict:
         "currency": state.board.currency, "players": {p.id: p for p in state.players},
         "tokens": TOKENS, "BANK": BANK, "jail_fine": state.board.constants["jail_fine"],
         "latest": latest_outcome(game, state),
+        "trades": [_outlook(state, t) for t in state.trades],
     }
+
+
+def _outlook(state: GameState, trade) -> dict:
+    """A trade with its problem (if it could not execute now) in words."""
+    seen = outlook(state, trade)
+    seen["problem"] = refusal(seen["problem"], state) if seen["problem"] else None
+    return seen
 
 
 def table_context(game: Game, banker: bool) -> dict:
@@ -118,4 +128,16 @@ def phone_context(game: Game, player: int) -> dict:
         my_debts=state.debts_of(player),
         others=[p for p in state.players if p.id != player and not p.bankrupt],
     )
+    context["incoming"] = [t for t in context["trades"] if t["trade"].to == player]
+    context["outgoing"] = [t for t in context["trades"] if t["trade"].offerer == player]
+    return context
+
+
+def composer_context(game: Game, player: int, partner: int) -> dict:
+    """The trade composer: what each of the two players could put on the table."""
+    context = phone_context(game, player)
+    state = context["state"]
+    theirs = tradeable(state, partner)
+    context.update(partner=state.player(partner), mine=tradeable(state, player), theirs=theirs,
+                   lift_costs={sq: lift_cost(state.board[sq].mortgage) for sq in theirs})
     return context

@@ -5,13 +5,15 @@ from werkzeug.datastructures import MultiDict
 from ..rules.errors import ActionError, N_
 
 DICE_FIELDS = ("die1", "die2")
+# A trade form: each side's cash, deeds (checkboxes) and jail cards, and the deeds to lift.
+TRADE_FIELDS = {"give_cash", "give_squares", "give_cards", "get_cash", "get_squares", "get_cards", "lift"}
 
 
 def action_from_form(form: MultiDict) -> dict:
     """Collect a form's fields into an action: dice come as die1/die2, a seat order as pos-<id>,
-    a group's building levels as level-<square>."""
+    a group's building levels as level-<square>, a trade's sides as give_* and get_* fields."""
     data = {k: v for k, v in form.items() if k != "csrf_token" and k not in DICE_FIELDS
-            and not k.startswith(("pos-", "level-"))}
+            and k not in TRADE_FIELDS and not k.startswith(("pos-", "level-"))}
     if any(f in form for f in DICE_FIELDS):
         if not all(form.get(f) for f in DICE_FIELDS):
             raise ActionError("missing_field", N_("Tap the number on each die."))
@@ -28,4 +30,11 @@ def action_from_form(form: MultiDict) -> dict:
     levels = {k[6:]: v for k, v in form.items() if k.startswith("level-")}
     if levels:
         data["levels"] = levels
+    if data.get("type") == "offer_trade":
+        for side in ("give", "get"):
+            data[side] = {"cash": form.get(f"{side}_cash") or 0,
+                          "squares": form.getlist(f"{side}_squares"),
+                          "jail_cards": form.getlist(f"{side}_cards")}
+    if "lift" in form:
+        data["lift"] = form.getlist("lift")
     return data

@@ -151,7 +151,7 @@ STORIES = {
     "auction_unsold": lambda p, e: (_("Nobody bid: {square} stays with the bank.").format(**p) if e.get("square") is not None
                                     else _("Nobody bid for the {building}.").format(building=_building_word(e["building"]))),
     "trade_offered": lambda p, e: _("{player} offers {to} a trade.").format(**p),
-    "trade_done": lambda p, e: _("{player} and {to} traded.").format(**p),
+    "trade_done": lambda p, e: _("Trade done: {player} gives {give}; {to} gives {get}.").format(**p),
     "trade_rejected": lambda p, e: _("{player} rejected a trade.").format(**p),
     "trade_withdrawn": lambda p, e: _("{player} withdrew a trade offer.").format(**p),
     "trade_dropped": lambda p, e: _("The offer between {player} and {to} can no longer happen and was removed.").format(**p),
@@ -172,6 +172,16 @@ def _reason(effect: dict) -> str:
     return reason
 
 
+def _bundle(state: GameState, side: dict) -> str:
+    """One side of a trade in words: "$100, Boardwalk and a Get Out of Jail Free card"."""
+    parts = [money(state, side["cash"])] if side["cash"] else []
+    parts += [square(state, s) for s in side["squares"]]
+    parts += [_("a Get Out of Jail Free card")] * len(side["jail_cards"])
+    return ", ".join(parts) if parts else _("nothing")
+
+
+# Transfers whose story another effect of the same action already tells.
+TOLD_ELSEWHERE = {"auction", "trade"}
 SILENT = {"bought", "debt_paid", "built", "sold", "levels_set", "mortgaged", "unmortgaged"}
 
 
@@ -184,6 +194,10 @@ def story(state: GameState, effect: dict) -> str | None:
         params["where"] = _("the %(group)s group", group=group_names()[effect["group"]])
     elif "square" in effect:
         params["where"] = params["square"]
+    if effect["kind"] == "transfer" and effect["reason"] in TOLD_ELSEWHERE:
+        return None
+    if effect["kind"] == "trade_done":
+        params["give"], params["get"] = _bundle(state, effect["give"]), _bundle(state, effect["get"])
     if effect["kind"] == "started":
         params["names"] = ", ".join(party(state, pid) for pid in effect["order"])
     return STORIES[effect["kind"]](params, effect)

@@ -2,12 +2,13 @@
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from .context import phone_context
+from .. import store
+from .context import composer_context, phone_context
 from .respond import page_or_fragment, perform
 from .seats import game_or_404, seat_here
 
 bp = Blueprint("player", __name__, url_prefix="/p/<code>")
-PARTS = {"turn", "wallet", "history"}
+PARTS = {"turn", "wallet", "trades", "history"}
 
 
 @bp.get("")
@@ -40,3 +41,19 @@ def act(code):
     if seat is None:
         return redirect(url_for("join.page", code=game.code), 303)
     return perform(game, seat, request.form, url_for("player.page", code=game.code))
+
+
+@bp.route("/trade/<int:partner>", methods=["GET", "POST"])
+def trade(code, partner):
+    """Compose an offer to one other player; sending it returns to the phone screen."""
+    game = game_or_404(code)
+    seat = seat_here(game)
+    if seat is None:
+        return redirect(url_for("join.page", code=game.code))
+    here = url_for("player.trade", code=game.code, partner=partner)
+    if request.method == "POST":
+        return perform(game, seat, request.form, here, done=url_for("player.page", code=game.code))
+    state = store.load_state(game)
+    if partner == seat.player or not state.has_player(partner):
+        abort(404)
+    return render_template("player/trade.html", **composer_context(game, seat.player, partner))

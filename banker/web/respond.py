@@ -21,11 +21,16 @@ def page_or_fragment(page: str, fragment: str, **context):
     return response
 
 
-def acted(outcome: Outcome, code: str, back: str):
-    """After an action: htmx gets the message, the new probe and a refresh signal; a form, a redirect."""
+def acted(outcome: Outcome, code: str, back: str, leave: bool = False):
+    """After an action: htmx gets the message, the new probe and a refresh signal; a form, a redirect.
+
+    `leave` sends the browser on to `back` (a finished task page, such as the trade composer).
+    """
     text = summary(outcome.state, outcome.effects)
-    if not from_htmx():
+    if not from_htmx() or leave:
         flash(text, "ok")
+        if from_htmx():
+            return "", 200, {"HX-Redirect": back}
         return redirect(back, 303)
     response = make_response(render_template(
         "_message.html", message=text, category="ok", code=code, version=outcome.version,
@@ -55,11 +60,12 @@ def message(text: str, status: int, back: str | None = None):
     return render_template("error.html", message=text), status
 
 
-def perform(game, actor, form, back: str):
+def perform(game, actor, form, back: str, done: str | None = None):
     """Apply an action form through the store and answer with its outcome or refusal.
 
     The form is read inside the same `try`: a malformed form (one die, a bad seat order) is a
-    refusal like any other, not a server error.
+    refusal like any other, not a server error. A refusal stays on `back`; success goes on to
+    `done` when given (leaving a task page), else stays too.
     """
     try:
         outcome = store.act(game.code, actor, action_from_form(form))
@@ -67,4 +73,4 @@ def perform(game, actor, form, back: str):
         return refused(error, store.load_state(game), back)
     except store.Busy:
         return message(_("The table is busy; try again."), 503, back)
-    return acted(outcome, game.code, back)
+    return acted(outcome, game.code, done or back, leave=done is not None)
