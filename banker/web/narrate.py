@@ -147,7 +147,7 @@ STORIES = {
     "passed": lambda p, e: _("{player} passes.").format(**p),
     "auction_won": lambda p, e: (_("{player} wins {square} for {amount}.").format(**p) if e.get("square") is not None
                                  else _("{player} wins a {building} for {amount} and must place it now.").format(
-                                     building=_building_word(e["building"]), **p)),
+                                     **{**p, "building": _building_word(e["building"])})),
     "auction_unsold": lambda p, e: (_("Nobody bid: {square} stays with the bank.").format(**p) if e.get("square") is not None
                                     else _("Nobody bid for the {building}.").format(building=_building_word(e["building"]))),
     "trade_offered": lambda p, e: _("{player} offers {to} a trade.").format(**p),

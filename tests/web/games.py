@@ -4,6 +4,7 @@ pages' forms, and one ready-made situation per action in which that action is le
 import re
 import secrets
 from html import unescape
+from html.parser import HTMLParser
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -103,6 +104,12 @@ class Scenario:
 
 
 ROLL_TO_BALTIC = (1, {"type": "roll", "dice": [1, 2]})
+BALTIC = (ROLL_TO_BALTIC, (1, {"type": "buy"}))  # Ann owns Baltic Avenue, has 1440 and has rolled
+AUCTION = (ROLL_TO_BALTIC, (1, {"type": "decline"}))  # Baltic Avenue is up for auction (id 1)
+BROWN = (("banker", {"type": "move", "player": 1, "square": 39}),
+         (1, {"type": "roll", "dice": [1, 1]}), (1, {"type": "buy"}),
+         (1, {"type": "roll", "dice": [1, 1]}), (1, {"type": "buy"}))
+BOB_BIDS_100 = (2, {"type": "offer_trade", "to": 1, "give": {"cash": 100}, "get": {"squares": [3]}})
 SCENARIOS = {
     "opening_roll": Scenario(
         {"type": "opening_roll", "dice": [3, 4]}, lobby=True,
@@ -158,9 +165,76 @@ SCENARIOS = {
         {"type": "undo"}, banker_only=True, seatless=True,
         steps=((1, {"type": "pay", "to": 2, "amount": 25}),),
         done=lambda s: (seat(s, 1)["cash"], seat(s, 2)["cash"]) == (1500, 1500), says="The banker undid entry"),
+    # Buildings and mortgages. BROWN: the banker puts Ann on Boardwalk; she rolls doubles twice,
+    # buying Mediterranean Avenue (passing GO) and Baltic Avenue: 1500 + 200 - 60 - 60 = 1580.
+    "build": Scenario(
+        {"type": "build", "square": 3}, steps=BROWN,
+        done=lambda s: deed(s, 3)["houses"] == 1 and seat(s, 1)["cash"] == 1530 and s["bank"]["houses"] == 31,
+        says="Ann built a house on Baltic Avenue for $50."),
+    "sell_building": Scenario(
+        {"type": "sell_building", "square": 3}, steps=(*BROWN, (1, {"type": "build", "square": 3})),
+        done=lambda s: deed(s, 3)["houses"] == 0 and seat(s, 1)["cash"] == 1555 and s["bank"]["houses"] == 32,
+        says="Ann sold a house on Baltic Avenue for $25."),
+    "set_buildings": Scenario(
+        {"type": "set_buildings", "levels": {"1": 2, "3": 2}}, steps=BROWN,
+        done=lambda s: [deed(s, q)["houses"] for q in (1, 3)] == [2, 2] and seat(s, 1)["cash"] == 1380,
+        says="Ann paid $200 for buildings on the Brown group."),
+    "mortgage": Scenario(
+        {"type": "mortgage", "square": 3}, steps=BALTIC,
+        done=lambda s: deed(s, 3)["mortgaged"] and seat(s, 1)["cash"] == 1470,
+        says="Ann mortgaged Baltic Avenue for $30."),
+    "unmortgage": Scenario(
+        {"type": "unmortgage", "square": 3}, steps=(*BALTIC, (1, {"type": "mortgage", "square": 3})),
+        done=lambda s: not deed(s, 3)["mortgaged"] and seat(s, 1)["cash"] == 1437,
+        says="Ann lifted the mortgage on Baltic Avenue for $33."),
+    # Auctions: Ann declines Baltic Avenue, which opens auction 1 (Ann and Bob bidding).
+    "bid": Scenario(
+        {"type": "bid", "amount": 10}, steps=AUCTION,
+        done=lambda s: (s["auction"] or {}).get("high_bidder") == 1 and s["auction"]["high_bid"] == 10,
+        says="Ann bids $10."),
+    "pass": Scenario(
+        {"type": "pass"}, steps=(*AUCTION, (2, {"type": "bid", "amount": 10})),
+        done=lambda s: s["auction"] is None and deed(s, 3)["owner"] == 2 and seat(s, 2)["cash"] == 1490,
+        says="Ann passes. Bob wins Baltic Avenue for $10."),
+    "close_auction": Scenario(
+        {"type": "close_auction", "high_bid": 10}, banker_only=True, seatless=True,
+        steps=(*AUCTION, (1, {"type": "bid", "amount": 10})),
+        done=lambda s: s["auction"] is None and deed(s, 3)["owner"] == 1 and seat(s, 1)["cash"] == 1490,
+        says="Ann wins Baltic Avenue for $10."),
+    "auction_building": Scenario(
+        {"type": "auction_building", "building": "house"}, banker_only=True, seatless=True, steps=BROWN,
+        done=lambda s: (s["auction"] or {}).get("building") == "house" and s["auction"]["bidders"] == [1],
+        says="The bank auctions one house."),
+    # Trades: trade 1 is the first offer of a game with no auction or debt before it.
+    "offer_trade": Scenario(
+        {"type": "offer_trade", "to": 2, "give": {"squares": [3]}, "get": {"cash": 100}}, steps=BALTIC,
+        done=lambda s: [(t["offerer"], t["to"], t["give"]["squares"], t["get"]["cash"]) for t in s["trades"]]
+        == [(1, 2, [3], 100)],
+        says="Ann offers Bob a trade."),
+    "accept_trade": Scenario(
+        {"type": "accept_trade", "trade": 1}, steps=(*BALTIC, BOB_BIDS_100),
+        done=lambda s: s["trades"] == [] and deed(s, 3)["owner"] == 2 and (seat(s, 1)["cash"], seat(s, 2)["cash"])
+        == (1540, 1400),
+        says="Trade done: Bob gives $100; Ann gives Baltic Avenue."),
+    "reject_trade": Scenario(
+        {"type": "reject_trade", "trade": 1}, steps=(*BALTIC, BOB_BIDS_100),
+        done=lambda s: s["trades"] == [] and deed(s, 3)["owner"] == 1 and seat(s, 2)["cash"] == 1500,
+        says="Ann rejected a trade."),
+    "withdraw_trade": Scenario(
+        {"type": "withdraw_trade", "trade": 1},
+        steps=(*BALTIC, (1, {"type": "offer_trade", "to": 2, "give": {"squares": [3]}, "get": {"cash": 100}})),
+        done=lambda s: s["trades"] == [] and deed(s, 3)["owner"] == 1,
+        says="Ann withdrew a trade offer."),
 }
 SEAT_ACTIONS = [name for name, s in SCENARIOS.items() if not s.banker_only]
 BANKER_ONLY = [name for name, s in SCENARIOS.items() if s.banker_only]
+
+
+def play(game: Game, *steps) -> Game:
+    """Send (who, action) steps through the API, each of which must be applied."""
+    for who, action in steps:
+        game.ok(who, **action)
+    return game
 
 
 def ready(client, name: str) -> Game:
@@ -196,9 +270,112 @@ def form(action: dict, csrf: str | None, nonce: str | None = None) -> dict:
             fields["die1"], fields["die2"] = (str(d) for d in value)
         elif key == "order":
             fields.update({f"pos-{pid}": str(place) for place, pid in enumerate(value, 1)})
+        elif key == "levels":
+            fields.update({f"level-{square}": str(level) for square, level in value.items()})
+        elif key in ("give", "get"):
+            fields[f"{key}_cash"] = str(value.get("cash", ""))
+            fields[f"{key}_squares"] = [str(s) for s in value.get("squares", [])]
+            fields[f"{key}_cards"] = list(value.get("jail_cards", []))
+        elif key == "lift":
+            fields["lift"] = [str(s) for s in value]
         else:
             fields[key] = str(value)
     return fields
+
+
+@dataclass
+class PageForm:
+    """A <form> as a page shows it: where it posts, its fields as a browser sends them, its
+    checkboxes (name, value, checked) and its buttons (text, disabled, title)."""
+
+    action: str
+    classes: str = ""
+    fields: list = field(default_factory=list)
+    boxes: list = field(default_factory=list)
+    buttons: list = field(default_factory=list)
+
+    def get(self, name: str) -> str | None:
+        return next((v for n, v in self.fields if n == name), None)
+
+    @property
+    def type(self) -> str | None:
+        return self.get("type")
+
+    @property
+    def label(self) -> str:
+        return self.buttons[0][0] if self.buttons else ""
+
+    @property
+    def disabled(self) -> bool:
+        return bool(self.buttons) and self.buttons[0][1]
+
+    @property
+    def title(self) -> str | None:
+        return self.buttons[0][2] if self.buttons else None
+
+    def data(self, check=(), **typed) -> dict:
+        """What submitting it sends: every field (`typed` fills some in), the checkboxes already
+        checked and those whose value is in `check`."""
+        sent: dict[str, list] = {}
+        for name, value in self.fields:
+            sent.setdefault(name, []).append(str(typed.get(name, value)))
+        for name, value, checked in self.boxes:
+            if checked or value in {str(c) for c in check}:
+                sent.setdefault(name, []).append(value)
+        return sent
+
+    def box(self, name: str, value) -> bool:
+        """Whether the form has that checkbox."""
+        return any(n == name and v == str(value) for n, v, _ in self.boxes)
+
+
+class _FormParser(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.forms: list[PageForm] = []
+        self.current: PageForm | None = None
+        self.button: list | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.current = PageForm(a.get("action") or "", a.get("class") or "")
+            self.forms.append(self.current)
+        elif self.current is None:
+            return
+        elif tag == "input" and a.get("name"):
+            if a.get("type") in ("checkbox", "radio"):
+                self.current.boxes.append((a["name"], a.get("value", "on"), "checked" in a))
+            else:
+                self.current.fields.append((a["name"], a.get("value") or ""))
+        elif tag == "button":
+            self.button = ["", "disabled" in a, a.get("title")]
+
+    def handle_data(self, data):
+        if self.button is not None:
+            self.button[0] += data
+
+    def handle_endtag(self, tag):
+        if tag == "button" and self.button is not None and self.current is not None:
+            self.current.buttons.append((" ".join(self.button[0].split()), self.button[1], self.button[2]))
+            self.button = None
+        elif tag == "form":
+            self.current = None
+
+
+def page_forms(html: str, type: str | None = None, **fields) -> list[PageForm]:
+    """The forms of a page (those of one action type, with these hidden field values, if asked)."""
+    parser = _FormParser()
+    parser.feed(html)
+    return [f for f in parser.forms
+            if (type is None or f.type == type) and all(f.get(k) == str(v) for k, v in fields.items())]
+
+
+def page_form(html: str, type: str, **fields) -> PageForm:
+    """The one form of that type (and hidden values) on the page."""
+    found = page_forms(html, type, **fields)
+    assert len(found) == 1, f"{len(found)} {type} forms with {fields}"
+    return found[0]
 
 
 @dataclass
@@ -218,6 +395,12 @@ class Browser:
              path: str | None = None):
         """Submit an action form as a plain form, or as htmx does (with the HX-Request header)."""
         return self.client.post(path or f"{self.home}/act", data=form(action, self.csrf if csrf else None, nonce),
+                                headers=HTMX if htmx else {})
+
+    def submit(self, page_form: PageForm, htmx: bool = False, check=(), **typed):
+        """Submit a form as the page shows it (its own nonce), ticking the checkboxes in `check`
+        and typing `typed` into its fields."""
+        return self.client.post(page_form.action, data=page_form.data(check, **typed),
                                 headers=HTMX if htmx else {})
 
     def page(self, path: str | None = None) -> str:

@@ -1,0 +1,172 @@
+"""Auctions on the screens: the live panel on every phone and the host, quick bids, and the
+banker's countdown close (guarded by the high bid it was started for, once across screens)."""
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from html import unescape
+
+import pytest
+
+from .games import AUCTION, HTMX, deed, messages, new_game, page_form, page_forms, play, seat
+
+
+@pytest.fixture
+def bidding(client):
+    """Ann (50 cash) declined Baltic Avenue; Bob bid 20, Cy passed: auction 1 is open."""
+    game = new_game(client, players=3)
+    return play(game, ("banker", {"type": "bank_charge", "player": 1, "amount": 1450}), *AUCTION,
+                (2, {"type": "bid", "amount": 20}), (3, {"type": "pass"}))
+
+
+def panel(html: str) -> str:
+    """The auction panel of a page (empty when there is none)."""
+    html = unescape(html)
+    if 'class="auction"' not in html:
+        return ""
+    return html.split('<div class="auction"', 1)[1].split('<section', 1)[0]
+
+
+def test_the_auction_panel_is_on_every_phone_and_the_host(bidding, host, phone, stranger):
+    screens = {pid: phone(bidding, pid) for pid in (1, 2, 3)}
+    screens |= {"banker": host(bidding), "table": stranger(bidding)}
+    for who, browser in screens.items():
+        for html in (browser.page(), browser.page(browser.home + "/part/turn")):
+            shown = panel(html)
+            assert 'data-auction="1"' in shown and 'data-high-bid="20"' in shown, who
+            assert "High bid $20 by Bob" in shown, who
+            assert 'data-high-bidder="2"' in shown, who
+            assert 'class="deed-card g-brown" data-square="3"' in shown and "printed price $60" in shown, who
+            assert "Cy · passed" in shown, who
+            assert "Ann · passed" not in shown and "Bob · passed" not in shown, who
+
+
+def test_quick_bids_add_1_10_50_100_and_are_disabled_above_the_bidders_cash(bidding, phone):
+    ann = phone(bidding, 1)
+    quick = [f for f in page_forms(ann.page(), "bid") if f.get("amount")]
+    assert [int(f.get("amount")) for f in quick] == [21, 30, 70, 120]
+    assert [f.label for f in quick] == ["+1 $21", "+10 $30", "+50 $70", "+100 $120"]
+    assert [f.disabled for f in quick] == [False, False, True, True]  # Ann has $50
+    assert page_form(ann.page(), "pass")
+
+    bob, cy = phone(bidding, 2), phone(bidding, 3)
+    assert "You hold the high bid." in panel(bob.page())
+    assert not page_forms(bob.page(), "pass")
+    assert not page_forms(cy.page(), "bid") and not page_forms(cy.page(), "pass")
+
+    response = ann.submit(quick[1], htmx=True)
+    assert response.status_code == 200 and "Ann bids $30." in unescape(response.get_data(as_text=True))
+    assert (bidding.state()["auction"]["high_bid"], bidding.state()["auction"]["high_bidder"]) == (30, 1)
+    raised = [f for f in page_forms(bob.page(), "bid") if f.get("amount")]
+    assert [(int(f.get("amount")), f.disabled) for f in raised] == [(31, False), (40, False), (80, False),
+                                                                    (130, False)]
+    assert "High bid $30 by Ann" in panel(cy.page())
+
+
+def test_a_typed_bid_above_cash_is_refused_on_the_phone(bidding, phone):
+    ann = phone(bidding, 1)
+    before = bidding.state()
+    response = ann.submit(page_form(ann.page(), "bid", amount=""), htmx=True, amount=51)
+    assert response.status_code == 422
+    assert "Ann has only $50; a bid cannot be more." in unescape(response.get_data(as_text=True))
+    assert bidding.state() == before
+
+
+def closing(game) -> None:
+    """Auction 1 of Baltic Avenue with Ann's bid of 10 standing."""
+    play(game, *AUCTION, (1, {"type": "bid", "amount": 10}))
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
+def test_closing_with_a_stale_high_bid_is_refused_and_changes_nothing(game, host, htmx):
+    closing(game)
+    banker = host(game)
+    close = page_form(banker.page(), "close_auction")
+    assert close.get("high_bid") == "10" and close.get("nonce") == "close-1-10"
+    assert close.label == "Sold to Ann"
+    game.ok(2, type="bid", amount=30)
+    before = game.state()
+
+    response = banker.submit(close, htmx=htmx)
+    says = "A new bid of $30 came in; the countdown starts again."
+    if htmx:
+        assert response.status_code == 422
+        assert says in unescape(response.get_data(as_text=True))
+    else:
+        assert response.status_code == 303
+        assert says in messages(banker.page())
+    assert game.state() == before
+
+    api = game.act("banker", type="close_auction", high_bid=10)
+    assert api.status_code == 409
+    assert api.get_json()["error"] == {"code": "new_bid", "message": says}
+    assert game.state() == before
+
+    fresh = page_form(banker.page(), "close_auction")
+    assert (fresh.get("high_bid"), fresh.get("nonce"), fresh.label) == ("30", "close-1-30", "Sold to Bob")
+    banker.submit(fresh, htmx=htmx)
+    state = game.state()
+    assert state["auction"] is None and deed(state, 3)["owner"] == 2 and seat(state, 2)["cash"] == 1470
+
+
+def test_two_banker_screens_closing_at_once_close_once(app, game, host):
+    closing(game)
+    screens = [host(game), host(game)]
+    forms = [page_form(s.page(), "close_auction") for s in screens]
+    assert forms[0].get("nonce") == forms[1].get("nonce") == "close-1-10"
+    version = game.state()["version"]
+    barrier = threading.Barrier(2)
+
+    def close(i):
+        barrier.wait()
+        return screens[i].submit(forms[i], htmx=True)
+
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(close, range(2)))
+
+    assert [a.status_code for a in answers] == [200, 200]
+    assert all("Ann wins Baltic Avenue for $10." in unescape(a.get_data(as_text=True)) for a in answers)
+    state = game.state()
+    assert state["version"] == version + 1
+    assert state["auction"] is None and deed(state, 3)["owner"] == 1 and seat(state, 1)["cash"] == 1490
+    assert [e["type"] for e in game.events()].count("close_auction") == 1
+
+
+def test_a_deed_auction_with_no_bid_closes_unsold(game, host):
+    play(game, *AUCTION)
+    banker = host(game)
+    close = page_form(banker.page(), "close_auction")
+    assert close.label == "Close without a sale" and close.get("high_bid") == "0"
+    assert banker.submit(close, htmx=True).status_code == 200
+    state = game.state()
+    assert state["auction"] is None and deed(state, 3)["owner"] is None
+    assert game.cash() == {1: 1500, 2: 1500}
+    assert "Nobody bid: Baltic Avenue stays with the bank." in game.events()[-1]["text"]
+
+
+def test_a_won_building_is_placed_from_the_phone(client, host, phone):
+    """A house auctioned by the banker: the winner pays the bid and places it with "Place here"."""
+    game = new_game(client)
+    play(game, ("banker", {"type": "move", "player": 1, "square": 39}),
+         (1, {"type": "roll", "dice": [1, 1]}), (1, {"type": "buy"}),
+         (1, {"type": "roll", "dice": [1, 1]}), (1, {"type": "buy"}),
+         ("banker", {"type": "auction_building", "building": "house"}))
+    ann = phone(game, 1)
+    assert "one house" in panel(ann.page())
+    ann.submit(page_form(ann.page(), "bid", amount=""), htmx=True, amount=5)
+    assert "Ann wins a house for $5 and must place it now." in game.events()[-1]["text"]
+    page = unescape(ann.page())
+    assert "You won a house" in page
+    place = page_form(page, "build", square=1)
+    assert place.label == "Place here" and not place.disabled
+    ann.submit(place, htmx=True)
+    state = game.state()
+    assert deed(state, 1)["houses"] == 1 and state["pending"] is None
+    assert seat(state, 1)["cash"] == 1580 - 5 and state["bank"]["houses"] == 31
+
+
+def test_the_live_turn_fragment_of_the_host_carries_the_close_form_only_for_the_banker(game, host, stranger):
+    closing(game)
+    assert page_forms(host(game).page(f"/t/{game.code}/part/turn"), "close_auction")
+    table = stranger(game)
+    assert table.client.get(f"/t/{game.code}/part/turn", headers=HTMX).status_code == 200
+    assert not page_forms(table.page(), "close_auction")
