@@ -24,8 +24,23 @@ document.addEventListener("click", (event) => {
 // The banker's auction countdown. It is keyed by auction and high bid, so it restarts on each new
 // bid but not when the panel refreshes for anything else; at zero it closes the auction if the
 // box is ticked (the form carries the high bid it saw, so a last-second bid is never lost).
+// The auto-close box comes back ticked with every refresh of the panel, so the banker's choice is
+// remembered per auction and put back at once (htmx:load) and before each tick.
 const countdownStarts = {};
+const autoClose = {};
+const auctionOf = (element) => element.closest("[data-auction]")?.dataset.auction;
+document.addEventListener("change", (event) => {
+  if (event.target.matches && event.target.matches("[data-auto]")) autoClose[auctionOf(event.target)] = event.target.checked;
+});
+function restoreAutoClose(root) {
+  root.querySelectorAll("[data-auto]").forEach((box) => {
+    const id = auctionOf(box);
+    if (id in autoClose) box.checked = autoClose[id];
+  });
+}
+document.addEventListener("htmx:load", (event) => restoreAutoClose(event.target));
 function tickCountdowns() {
+  restoreAutoClose(document);
   document.querySelectorAll("form[data-countdown]").forEach((form) => {
     const key = form.dataset.countdown;
     countdownStarts[key] ??= Date.now();

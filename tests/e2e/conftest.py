@@ -22,6 +22,8 @@ DESKTOP = {"viewport": {"width": 1440, "height": 1000}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 LIVE = 5_000          # ms: a change must reach every screen within this (the pages poll every 1 s)
+NARROW = 360          # px: the narrowest phone the layout must fit
+MIN_TARGET = 44       # px: thumb-sized
 
 
 def money(amount: int) -> str:
@@ -39,6 +41,31 @@ def join(phone, url: str, name: str, token_label: str) -> None:
     phone.get_by_role("button", name="Join").tap()
     expect(phone).to_have_url(re.compile(r"/p/[A-Z0-9]+$"))
     expect(phone.get_by_role("heading", level=1)).to_contain_text(name)
+
+
+def check_phone_layout(phone, what: str) -> None:
+    """At 360 px wide: no horizontal scrolling, and every tap target at least 44 px tall (a checkbox
+    counts by the label around it, which is what a thumb hits)."""
+    size = phone.viewport_size
+    phone.set_viewport_size({"width": NARROW, "height": size["height"]})
+    try:
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= NARROW, f"{what}: the page is {width}px wide at a {NARROW}px viewport"
+        targets = phone.locator("button, a.button, .die span, .token-choice span, label.check, label.pick, "
+                                "input:not([type=hidden]):not([type=radio]):not([type=checkbox]), select")
+        for i in range(targets.count()):
+            target = targets.nth(i)
+            if not target.is_visible():
+                continue
+            box = target.bounding_box()
+            if box is None:  # replaced by a live refresh in between
+                continue
+            assert box["height"] >= MIN_TARGET, (
+                f"{what}: {target.evaluate('e => e.outerHTML.slice(0, 120)')} is {box['height']:.0f}px tall")
+            assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW + 0.5, (
+                f"{what}: {target.evaluate('e => e.outerHTML.slice(0, 120)')} sticks out of the screen")
+    finally:
+        phone.set_viewport_size(size)
 
 
 class Server:
@@ -159,3 +186,27 @@ def contexts(browser, server):
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+def start_game(contexts, seats: list[tuple[str, str]]):
+    """The host creates a game, one phone per (name, token label) joins by the join URL, the host
+    starts in join order: (host, code, [phones]). Each phone's page is named "phone <n>"."""
+    from playwright.sync_api import expect
+
+    host = contexts.page("host", **DESKTOP)
+    host.goto("/")
+    host.get_by_role("button", name="Create game").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]+$"))
+    code = host.url.rsplit("/", 1)[1]
+    join_url = host.locator(".join-panel .url").inner_text()
+    phones = []
+    for n, (name, token_label) in enumerate(seats, start=1):
+        phone = contexts.page(f"phone {n}", **PHONE)
+        join(phone, join_url, name, token_label)
+        phones.append(phone)
+    expect(host.locator("ol.seats li")).to_have_count(len(seats), timeout=LIVE)
+    host.get_by_role("button", name="Start in this order").click()
+    first = seats[0][0]
+    expect(host.locator("#turn .whose")).to_contain_text(f"{first}'s turn", timeout=LIVE)
+    expect(phones[0].locator("#turn h2")).to_have_text("Your turn", timeout=LIVE)
+    return host, code, phones

@@ -8,15 +8,13 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, LIVE, PHONE, join, money
+from .conftest import DESKTOP, LIVE, PHONE, check_phone_layout, join, money
 
 pytestmark = pytest.mark.e2e
 
 START_CASH = 1500
 READING = 5           # Reading Railroad: price 200, rent 25 with one railroad owned
 PRICE, RENT = 200, 25
-NARROW = 360
-MIN_TARGET = 44       # px: thumb-sized
 
 
 def decode_qr(png: bytes) -> str:
@@ -39,29 +37,6 @@ def roll(phone: Page, a: int, b: int) -> None:
     expect(turn.get_by_role("group", name="Die 1").get_by_role("radio", name=str(a))).to_be_checked()
     expect(turn.get_by_role("group", name="Die 2").get_by_role("radio", name=str(b))).to_be_checked()
     turn.get_by_role("button", name="Move").tap()
-
-
-def check_phone_layout(phone: Page, what: str) -> None:
-    """At 360 px wide: no horizontal scrolling, and every tap target at least 44 px tall."""
-    size = phone.viewport_size
-    phone.set_viewport_size({"width": NARROW, "height": size["height"]})
-    try:
-        width = phone.evaluate("document.documentElement.scrollWidth")
-        assert width <= NARROW, f"{what}: the page is {width}px wide at a {NARROW}px viewport"
-        targets = phone.locator("button, .die span, .token-choice span, input:not([type=hidden]):not([type=radio]), select")
-        for i in range(targets.count()):
-            target = targets.nth(i)
-            if not target.is_visible():
-                continue
-            box = target.bounding_box()
-            if box is None:  # replaced by a live refresh in between
-                continue
-            assert box["height"] >= MIN_TARGET, (
-                f"{what}: {target.evaluate('e => e.outerHTML.slice(0, 120)')} is {box['height']:.0f}px tall")
-            assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW + 0.5, (
-                f"{what}: {target.evaluate('e => e.outerHTML.slice(0, 120)')} sticks out of the screen")
-    finally:
-        phone.set_viewport_size(size)
 
 
 def test_two_phones_buy_and_pay_rent_live(contexts, server, artifacts):
