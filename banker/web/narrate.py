@@ -208,9 +208,14 @@ def summary(state: GameState, effects: list[dict]) -> str:
     return " ".join(text for text in (story(state, e) for e in effects) if text)
 
 
+# What everyone at the table hears of, whoever it concerns.
+PUBLIC = {"auction_won", "auction_unsold", "started", "ended", "bankrupt"}
+
+
 def involves(effect: dict, player_id: int) -> bool:
-    """True when the effect concerns this player (for a phone's own history)."""
-    return player_id in (effect.get(k) for k in ("player", "from", "to", "debtor", "creditor"))
+    """True when the effect concerns this player (for a phone's own history), or everyone."""
+    return effect["kind"] in PUBLIC or player_id in (
+        effect.get(k) for k in ("player", "from", "to", "debtor", "creditor"))
 
 
 def token_names() -> dict[str, str]:

@@ -162,7 +162,7 @@ def test_three_phones_bid_live_then_trade_the_deed(contexts, server, artifacts):
     give = ann.get_by_role("group", name="You give")
     get = ann.get_by_role("group", name="Bob gives")
     expect(give.get_by_label(re.compile("^Cash"))).to_be_visible()
-    expect(get.get_by_label(f"Cash (has {money(bob_cash)})")).to_be_visible()
+    expect(get.get_by_label(f"Cash (Bob has {money(bob_cash)})")).to_be_visible()
     give.get_by_role("checkbox", name=re.compile("Reading Railroad")).check()
     get.get_by_label(re.compile("^Cash")).fill(str(PRICE))
     check_phone_layout(ann, "trade composer")
