@@ -214,6 +214,14 @@ def last_live_event(game: Game) -> Event | None:
     )
 
 
+def started_at(game: Game) -> datetime | None:
+    """When the game's (not undone) start was recorded."""
+    return db.session.scalar(
+        select(Event.created_at).where(Event.game_id == game.id, Event.type == "start",
+                                       Event.undone.is_(False))
+    )
+
+
 def live_log(game: Game, exclude: int | None = None) -> list[tuple[Actor, dict]]:
     """The (actor, action) pairs that make the game, oldest first, without undone entries."""
     rows = db.session.execute(

@@ -54,3 +54,13 @@ function tickCountdowns() {
   });
 }
 setInterval(tickCountdowns, 250);
+
+// The host's time-limit clock, counting down to the deadline the server rendered.
+setInterval(() => {
+  document.querySelectorAll("[data-deadline]").forEach((clock) => {
+    const left = Math.max(0, Math.floor((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));
+    clock.querySelector("[data-left]").textContent =
+      left ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : clock.dataset.over || "0:00";
+    clock.classList.toggle("over", left === 0);
+  });
+}, 1000);

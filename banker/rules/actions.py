@@ -339,6 +339,73 @@ class WithdrawTrade(Action):
     trade: int = arg(_id)
 
 
+def deck_name(value, name="deck") -> str:
+    if value not in ("chance", "chest"):
+        raise ActionError("bad_field", N_("deck must be chance or chest."), field=name)
+    return value
+
+
+def card_id(value, name="card") -> str:
+    if not isinstance(value, str) or not 1 <= len(value) <= 40:
+        raise ActionError("bad_field", N_("card must be a card id."), field=name)
+    return value
+
+
+@action("draw")
+@dataclass(frozen=True, kw_only=True)
+class Draw(Action):
+    deck: str = arg(deck_name)
+    card: str = arg(card_id, missing=N_("Pick the card you drew."))
+
+
+@action("utility_roll")
+@dataclass(frozen=True, kw_only=True)
+class UtilityRoll(Action):
+    dice: tuple[int, int] = arg(dice)
+
+
+@action("use_jail_card")
+@dataclass(frozen=True, kw_only=True)
+class UseJailCard(Action):
+    card: str | None = arg(card_id, default=None)
+
+
+def tax_choice(value, name="choice") -> str:
+    if value not in ("flat", "percent"):
+        raise ActionError("bad_field", N_("choice must be flat or percent."), field=name)
+    return value
+
+
+@action("income_tax")
+@dataclass(frozen=True, kw_only=True)
+class IncomeTax(Action):
+    choice: str = arg(tax_choice)
+
+
+@action("bankrupt")
+@dataclass(frozen=True, kw_only=True)
+class Bankrupt(Action):
+    pass
+
+
+@action("receive_deeds")
+@dataclass(frozen=True, kw_only=True)
+class ReceiveDeeds(Action):
+    lift: list = arg(squares, default=None)
+
+
+@action("end_game")
+@dataclass(frozen=True, kw_only=True)
+class EndGame(Action):
+    pass
+
+
+@action("seed_jackpot")
+@dataclass(frozen=True, kw_only=True)
+class SeedJackpot(Action):
+    amount: int = arg(amount)
+
+
 # Not parsed into the rules: the store implements undo by replaying the log without the last event.
 UNDO = "undo"
 CONTROL = {"nonce", "csrf_token"}

@@ -104,6 +104,12 @@ def _close_if_settled(state: GameState, effects: list) -> None:
 
 def _settle(state: GameState, effects: list) -> None:
     auction, state.auction = state.auction, None
+    _sell(state, auction, effects)
+    if state.auction_queue:  # a bankrupt's deeds, auctioned one after another in board order
+        open_deed_auction(state, state.auction_queue.pop(0), effects)
+
+
+def _sell(state: GameState, auction: Auction, effects: list) -> None:
     winner, amount = auction.high_bidder, auction.high_bid
     if winner is None:
         effects.append({"kind": "auction_unsold", "square": auction.square, "building": auction.building})

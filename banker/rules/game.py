@@ -2,15 +2,17 @@
 
 from dataclasses import dataclass
 
-from . import auctions, buildings, buying, jail, lobby, money, mortgages, moves, trades, turns
+from . import (auctions, bankruptcy, buildings, buying, cards, jail, lobby, money, mortgages, moves,
+               trades, turns)
 from .actions import Action, parse
 from .errors import N_, NotAllowed, RuleError
 from .money import charge, transfer
 from .state import BANK, POT, GameState, new_game
 
-BANKER_ONLY = {"start", "bank_pay", "bank_charge", "move", "close_auction", "auction_building"}
+BANKER_ONLY = {"start", "bank_pay", "bank_charge", "move", "close_auction", "auction_building",
+               "end_game", "seed_jackpot"}
 LOBBY = {"join", "opening_roll", "start"}
-SEATLESS = {"join", "start", "close_auction", "auction_building"}
+SEATLESS = {"join", "start", "close_auction", "auction_building", "end_game", "seed_jackpot"}
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,22 @@ HANDLERS = {
     "accept_trade": lambda s, p, a, e: trades.accept(s, p, a.trade, a.lift or [], e),
     "reject_trade": lambda s, p, a, e: trades.reject(s, p, a.trade, e),
     "withdraw_trade": lambda s, p, a, e: trades.withdraw(s, p, a.trade, e),
+    "draw": lambda s, p, a, e: cards.draw(s, p, a.deck, a.card, e),
+    "utility_roll": lambda s, p, a, e: cards.utility_roll(s, p, a.dice, e),
+    "use_jail_card": lambda s, p, a, e: cards.use_jail_card(s, p, a.card, e),
+    "income_tax": lambda s, p, a, e: moves.pay_income_tax(s, p, a.choice, e),
+    "bankrupt": lambda s, p, a, e: bankruptcy.declare(s, p, e),
+    "receive_deeds": lambda s, p, a, e: bankruptcy.receive_deeds(s, p, a.lift or [], e),
+    "end_game": lambda s, p, a, e: bankruptcy.end_game(s, e),
+    "seed_jackpot": lambda s, p, a, e: _seed(s, a.amount, e),
 }
+
+
+def _seed(state: GameState, amount: int, effects: list) -> None:
+    """The banker puts money from the bank into the Free Parking pot."""
+    if not state.settings.free_parking_jackpot:
+        raise RuleError("no_jackpot", N_("This game has no Free Parking jackpot."))
+    transfer(state, BANK, POT, amount, effects, "seed")
 
 
 def replay(edition: str, settings, log) -> GameState:
@@ -145,17 +162,29 @@ def legal_actions(state: GameState, player_id: int) -> set[str]:
             found.add("bid")
         if auction.high_bidder != player_id:
             found.add("pass")
+    if owed and me.cash + bankruptcy.raisable_cash(state, player_id) < bankruptcy.owed(state, player_id):
+        found.add("bankrupt")
     pending = state.pending
-    if pending and pending["kind"] == "buy" and pending["player"] == player_id:
-        found.add("decline")
-        if me.cash >= state.board[pending["square"]].price and not owed:
-            found.add("buy")
+    if pending and pending.get("player") == player_id:
+        if pending["kind"] == "buy":
+            found.add("decline")
+            if me.cash >= state.board[pending["square"]].price and not owed:
+                found.add("buy")
+        else:
+            found.add(PENDING_ACTIONS.get(pending["kind"], "build"))
     if state.turn != player_id or pending or auction:
         return found
     if not state.rolled and not owed:
         found.add("roll")
         if me.in_jail and me.cash >= jail.fine(state):
             found.add("pay_jail_fine")
+    if not state.rolled and me.in_jail and me.jail_cards:
+        found.add("use_jail_card")
     if state.rolled and not owed:
         found.add("end_turn")
     return found
+
+
+# The action that answers each kind of pending decision ("place" is answered by `build`).
+PENDING_ACTIONS = {"draw": "draw", "utility_roll": "utility_roll", "income_tax": "income_tax",
+                   "inherit": "receive_deeds", "place": "build"}

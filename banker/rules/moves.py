@@ -30,8 +30,13 @@ def send_to_jail(state: GameState, player: Player, effects: list, why: str) -> N
     effects.append({"kind": "jailed", "player": player.id, "why": why})
 
 
-def land(state: GameState, player: Player, dice_total: int, effects: list) -> None:
-    """Resolve the square the token stopped on: offer, rent, tax, jail or jackpot."""
+def land(state: GameState, player: Player, dice_total: int, effects: list,
+         card_rent: str | None = None) -> None:
+    """Resolve the square the token stopped on: offer, rent, tax, card, jail or jackpot.
+
+    `card_rent` is how a "nearest railroad" ("double") or "nearest utility" ("ten_times") card
+    changes the rent of an owned square.
+    """
     square = state.board[player.position]
     if square.ownable:
         deed = state.deeds[square.index]
@@ -40,11 +45,18 @@ def land(state: GameState, player: Player, dice_total: int, effects: list) -> No
             effects.append({"kind": "offer", "player": player.id, "square": square.index})
         elif deed.owner != player.id:
             rent = rent_due(state, square.index, dice_total)
-            if rent:
-                charge(state, player.id, deed.owner, rent, effects, "rent", square.index,
-                       **rent_detail(state, square.index, dice_total))
+            if rent and card_rent == "ten_times":
+                state.pending = {"kind": "utility_roll", "player": player.id, "square": square.index}
+                effects.append({"kind": "utility_roll_due", "player": player.id, "square": square.index})
+            elif rent:
+                factor = 2 if card_rent == "double" else 1
+                charge(state, player.id, deed.owner, rent * factor, effects, "rent", square.index,
+                       **rent_detail(state, square.index, dice_total), **({"doubled_by_card": True} if factor == 2 else {}))
             else:
                 effects.append({"kind": "no_rent", "player": player.id, "square": square.index})
+    elif square.type == "tax" and square.tax == "income" and state.settings.income_tax == "choice":
+        state.pending = {"kind": "income_tax", "player": player.id, "square": square.index}
+        effects.append({"kind": "tax_choice", "player": player.id, "square": square.index})
     elif square.type == "tax":
         amount = state.settings.luxury_tax if square.tax == "luxury" else square.amount
         charge(state, player.id, to_bank(state), amount, effects, "tax", square.index)
@@ -53,7 +65,28 @@ def land(state: GameState, player: Player, dice_total: int, effects: list) -> No
     elif square.type == "free_parking" and state.settings.free_parking_jackpot and state.free_parking:
         transfer(state, POT, player.id, state.free_parking, effects, "jackpot", square.index)
     elif square.type in ("chance", "community_chest"):
-        effects.append({"kind": "card_due", "player": player.id, "square": square.index})
+        deck = "chance" if square.type == "chance" else "chest"
+        state.pending = {"kind": "draw", "player": player.id, "deck": deck, "square": square.index}
+        effects.append({"kind": "card_due", "player": player.id, "square": square.index, "deck": deck})
+
+
+def pay_income_tax(state: GameState, player_id: int, choice: str, effects: list) -> None:
+    """The pre-2008 Income Tax: 200, or 10% of total worth, chosen before the worth is counted.
+    Total worth counts every deed at its full printed price, mortgaged or not, and buildings at cost."""
+    pending = state.pending
+    if not pending or pending["kind"] != "income_tax" or pending["player"] != player_id:
+        raise RuleError("no_tax_choice", N_("{player} has no Income Tax to choose now."), player=player_id)
+    state.pending = None
+    square = state.board[pending["square"]]
+    if choice == "flat":
+        amount = square.amount
+    else:
+        worth = state.player(player_id).cash + sum(
+            state.board[d.square].price + state.board[d.square].house_cost * (5 if d.hotel else d.houses)
+            for d in state.deeds.values() if d.owner == player_id
+        )
+        amount = (worth + 5) // 10
+    charge(state, player_id, to_bank(state), amount, effects, "tax", square.index, choice=choice)
 
 
 def correct_position(state: GameState, player_id: int, square: int, effects: list) -> None:

@@ -3,14 +3,30 @@
 from .state import GameState
 
 
-def net_worth(state: GameState, player_id: int) -> int:
-    """Cash + deeds at printed price (mortgaged: half) + buildings at cost, a hotel as five houses."""
+def worth(state: GameState, player_id: int) -> dict:
+    """Net worth in parts: cash, deeds at printed price (mortgaged: half), buildings at cost
+    (a hotel as five houses), and their total."""
     board = state.board
-    total = state.player(player_id).cash
+    deeds = buildings = 0
     for deed in state.deeds.values():
         if deed.owner != player_id:
             continue
         square = board[deed.square]
-        total += square.price // 2 if deed.mortgaged else square.price
-        total += square.house_cost * (5 if deed.hotel else deed.houses)
-    return total
+        deeds += square.price // 2 if deed.mortgaged else square.price
+        buildings += square.house_cost * (5 if deed.hotel else deed.houses)
+    cash = state.player(player_id).cash
+    return {"player": player_id, "cash": cash, "deeds": deeds, "buildings": buildings,
+            "total": cash + deeds + buildings}
+
+
+def net_worth(state: GameState, player_id: int) -> int:
+    """Cash + deeds at printed price (mortgaged: half) + buildings at cost, a hotel as five houses."""
+    return worth(state, player_id)["total"]
+
+
+def standings(state: GameState) -> list[dict]:
+    """Everyone still in the game by net worth, richest first; bankrupt players after them."""
+    alive = sorted((worth(state, p.id) for p in state.players if not p.bankrupt),
+                   key=lambda w: w["total"], reverse=True)
+    out = [worth(state, p.id) | {"bankrupt": True} for p in state.players if p.bankrupt]
+    return alive + out

@@ -24,6 +24,9 @@ class Settings:
     auctions: bool = True
     mortgage_transfer_fee: bool = True
     shortage_auction_floor: str = "none"
+    income_tax: str = "flat"
+    community_chest: str = "2021"
+    time_limit_minutes: int = 0
 
     @classmethod
     def parse(cls, data: dict | None) -> "Settings":
@@ -45,7 +48,8 @@ class Settings:
         return cls(**data)
 
 
-CHOICES = {"luxury_tax": (100, 75), "shortage_auction_floor": ("none", "cost")}
+CHOICES = {"luxury_tax": (100, 75), "shortage_auction_floor": ("none", "cost"),
+           "income_tax": ("flat", "choice"), "community_chest": ("2021", "2008")}
 
 
 def _whole(value, name: str, low: int, high: int) -> int:
@@ -144,7 +148,9 @@ class GameState:
     free_parking: int = 0
     debts: list[Debt] = field(default_factory=list)
     auction: Auction | None = None
+    auction_queue: list[int] = field(default_factory=list)
     trades: list[Trade] = field(default_factory=list)
+    standings: list[dict] | None = None
     serial: int = 0
 
     @property

@@ -13,16 +13,23 @@ def require_turn(state: GameState, player_id: int) -> None:
         raise RuleError("not_your_turn", N_("It is {player}'s turn."), player=state.turn)
 
 
+WAITING_FOR = {
+    "buy": N_("{player} must first buy or decline {square}."),
+    "place": N_("{player} must first place the {building} won at auction."),
+    "draw": N_("{player} must first say which card they drew."),
+    "utility_roll": N_("{player} must first roll the dice for the utility's rent."),
+    "income_tax": N_("{player} must first choose how to pay the Income Tax."),
+    "inherit": N_("{player} must first settle the mortgaged deeds received."),
+}
+
+
 def require_no_pending(state: GameState) -> None:
     """Refuse while the game waits for a decision or an auction."""
     require_no_auction(state)
     pending = state.pending
-    if pending and pending["kind"] == "buy":
-        raise RuleError("decision_pending", N_("{player} must first buy or decline {square}."),
-                        player=pending["player"], square=pending["square"])
-    if pending and pending["kind"] == "place":
-        raise RuleError("decision_pending", N_("{player} must first place the {building} won at auction."),
-                        player=pending["player"], building=pending["building"])
+    if pending:
+        details = {k: v for k, v in pending.items() if k != "kind"}
+        raise RuleError("decision_pending", WAITING_FOR[pending["kind"]], **details)
 
 
 def roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list) -> None:

@@ -42,5 +42,6 @@ def state_json(state: GameState, version: int) -> dict:
         "auction": _plain(state.auction),
         "trades": [_plain(t) for t in state.trades],
         "debts": [vars(d).copy() for d in state.debts],
-        "standings": None,
+        "auction_queue": state.auction_queue,
+        "standings": state.standings,
     }

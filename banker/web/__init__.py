@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from . import api, home, join, live, player, table
+from ..rules.mortgages import lift_cost, transfer_fee
 from .narrate import buildings, group_names, token_names
 from .respond import from_htmx
 
@@ -21,13 +22,15 @@ HTMX_SRI = "sha384-/TgkGk7p307TH7EXJDuUlgG3Ce1UVolAOFopFekQkkXihi5u/6OCvVKyz1W+i
 
 def init_app(app: Flask) -> None:
     csrf.init_app(app)
+    app.jinja_env.add_extension("jinja2.ext.do")
     babel.init_app(app, locale_selector=lambda: request.accept_languages.best_match(LANGUAGES) or "en")
     for blueprint in (home.bp, table.bp, player.bp, join.bp, live.bp, api.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     app.jinja_env.filters["money"] = lambda amount, currency="$": f"{currency}{amount:,}"
     app.jinja_env.globals.update(htmx_version=HTMX_VERSION, htmx_sri=HTMX_SRI, htmx_cdn_host=HTMX_CDN_HOST,
-                                 nonce=lambda: secrets.token_urlsafe(16), get_locale=get_locale)
+                                 nonce=lambda: secrets.token_urlsafe(16), get_locale=get_locale,
+                                 lift_cost=lift_cost, fee=transfer_fee)
     app.context_processor(lambda: {"token_names": token_names(), "group_names": group_names(),
                                    "buildings_text": buildings})
 

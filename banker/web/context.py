@@ -1,5 +1,6 @@
 """One helper per screen builds the whole context its page and every fragment of it need."""
 
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 from flask import current_app, request, url_for
@@ -12,7 +13,10 @@ from ..rules.mortgages import lift_cost
 from ..rules.trades import outlook, tradeable
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.view import state_json
-from .narrate import explain, involves, party, refusal, summary
+from ..rules.bankruptcy import owed, raisable_cash
+from ..rules.cards import deck, holder
+from .chart import worth_chart
+from .narrate import card_label, explain, involves, party, refusal, summary
 
 HISTORY_ROWS = 40
 
@@ -84,7 +88,18 @@ def game_context(game: Game) -> dict:
         "tokens": TOKENS, "BANK": BANK, "jail_fine": state.board.constants["jail_fine"],
         "latest": latest_outcome(game, state),
         "trades": [_outlook(state, t) for t in state.trades],
+        "chart": worth_chart(game, state.players) if state.status == "ended" else None,
+        "deck_cards": _deck_cards(state),
     }
+
+
+def _deck_cards(state: GameState) -> list[dict]:
+    """The cards of the deck a player is drawing from, each with its effect in a few words."""
+    pending = state.pending
+    if not pending or pending["kind"] != "draw":
+        return []
+    return [{"id": c["id"], "label": card_label(state, c), "text": c["text"], "holder": holder(state, c["id"])}
+            for c in deck(state, pending["deck"])]
 
 
 def _outlook(state: GameState, trade) -> dict:
@@ -106,7 +121,19 @@ def table_context(game: Game, banker: bool) -> dict:
     )
     if state.status == "lobby":
         context["join_qr"] = qr.svg(context["join_url"])
+    context.update(_time_limit(game, state))
     return context
+
+
+def _time_limit(game: Game, state: GameState) -> dict:
+    """The optional time limit: its deadline (ISO time, for the page's clock) and what is left."""
+    minutes = state.settings.time_limit_minutes
+    started = store.started_at(game) if minutes and state.status == "playing" else None
+    if started is None:
+        return {"time_left": None, "deadline": None}
+    deadline = started.replace(tzinfo=UTC) + timedelta(minutes=minutes)
+    left = max(0, int((deadline - datetime.now(UTC)).total_seconds()))
+    return {"deadline": deadline.isoformat(), "time_left": f"{left // 60}:{left % 60:02d}"}
 
 
 def _undoable(game: Game, state: GameState) -> str | None:
@@ -128,6 +155,7 @@ def phone_context(game: Game, player: int) -> dict:
         my_debts=state.debts_of(player),
         others=[p for p in state.players if p.id != player and not p.bankrupt],
     )
+    context.update(raisable=raisable_cash(state, player), owed_total=owed(state, player))
     context["incoming"] = [t for t in context["trades"] if t["trade"].to == player]
     context["outgoing"] = [t for t in context["trades"] if t["trade"].offerer == player]
     return context

@@ -13,26 +13,30 @@ bp = Blueprint("home", __name__)
 
 @bp.get("/")
 def index():
-    return render_template("home/index.html", defaults=Settings())
+    return render_template("home/index.html", defaults=vars(Settings()))
 
 
 @bp.post("/games")
 def create():
     """Create a game from the form; this browser becomes its banker."""
-    settings = {}
-    for key in ("start_cash", "go_salary"):
-        if request.form.get(key, "").strip():
-            settings[key] = request.form[key].strip()
     try:
-        settings = {k: _whole_number(v) for k, v in settings.items()}
-        game, banker_token = store.create_game("us", settings)
+        game, banker_token = store.create_game("us", settings_from_form(request.form))
     except GameError as error:
-        return render_template("home/index.html", defaults=Settings(), error=refusal(error, None),
+        return render_template("home/index.html", defaults=vars(Settings()), error=refusal(error, None),
                                form=request.form), 422
     remember("banker", game.code, banker_token)
     return redirect(url_for("table.page", code=game.code), 303)
 
 
-def _whole_number(text: str):
-    """Form text to int when it is one; anything else goes on to the rules' own check."""
-    return int(text) if text.lstrip("-").isdigit() else text
+def settings_from_form(form) -> dict:
+    """The new-game form as settings: every checkbox is on the form, so an absent one is off;
+    numbers and choices go on to the rules' own checks."""
+    settings = {}
+    for key, default in vars(Settings()).items():
+        if isinstance(default, bool):
+            settings[key] = key in form
+        elif form.get(key, "").strip():
+            value = form[key].strip()
+            # Typed like the default (75 for luxury_tax, "2008" for community_chest) when it can be.
+            settings[key] = int(value) if isinstance(default, int) and value.lstrip("-").isdigit() else value
+    return settings

@@ -3,6 +3,7 @@
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from ..rules.cards import card
 from ..rules.errors import GameError
 from ..rules.state import BANK, POT, GameState
 
@@ -36,6 +37,8 @@ def _params(state: GameState, params: dict) -> dict:
             value = square(state, value)
         elif key in ("player", "to", "from", "debtor", "creditor"):
             value = party(state, value)
+        elif key == "deck":
+            value = _(value)
         elif key in MONEY_PARAMS and isinstance(value, int):
             value = money(state, value)
         shown[key] = value
@@ -95,17 +98,24 @@ REASONS = {
     "mortgage_fee": lambda p: _("{from} paid the bank {amount}: 10% on the mortgage of {square}.").format(**p),
     "auction": lambda p: _("{from} paid the bank {amount} at auction.").format(**p),
     "trade": lambda p: _("{from} gave {to} {amount} in a trade.").format(**p),
+    "card": lambda p: _("{from} paid {to} {amount} (card).").format(**p),
+    "card_for": lambda p: _("The bank paid {to} {amount} for {drawer}, who now owes it to the bank.").format(**p),
+    "repairs": lambda p: _("{from} paid {amount} for repairs ({houses} houses, {hotels} hotels).").format(**p),
+    "bankruptcy": lambda p: _("{from}'s last {amount} goes to {to}.").format(**p),
+    "seed": lambda p: _("The banker put {amount} into the Free Parking pot.").format(**p),
 }
 
 JAIL_WHY = {
     "square": lambda p: _("{player} goes to jail.").format(**p),
     "three_doubles": lambda p: _("Three doubles in a row: {player} goes to jail.").format(**p),
+    "card": lambda p: _("The card sends {player} to jail.").format(**p),
 }
 
 JAIL_EXIT = {
     "doubles": lambda p: _("{player} rolled doubles and leaves jail.").format(**p),
     "fine": lambda p: _("{player} paid the fine and leaves jail.").format(**p),
     "third_roll": lambda p: _("Third try: {player} pays the fine and leaves jail.").format(**p),
+    "card": lambda p: _("{player} used a Get Out of Jail Free card and leaves jail.").format(**p),
 }
 
 
@@ -159,7 +169,15 @@ STORIES = {
     "jailed": lambda p, e: JAIL_WHY[e["why"]](p),
     "left_jail": lambda p, e: JAIL_EXIT[e["how"]](p),
     "stayed_in_jail": lambda p, e: _("No doubles: {player} stays in jail (try {tries} of 3).").format(**p),
-    "card_due": lambda p, e: _("{player} draws a card at {square}: settle it with Pay or the banker.").format(**p),
+    "card_due": lambda p, e: (_("{player} draws a Chance card.") if e.get("deck") == "chance"
+                              else _("{player} draws a Community Chest card.")).format(**p),
+    "drew": lambda p, e: _("{player} drew “{card}”.").format(**p),
+    "jail_card": lambda p, e: _("{player} keeps the Get Out of Jail Free card.").format(**p),
+    "no_repairs": lambda p, e: _("{player} has no buildings: no repairs to pay.").format(**p),
+    "utility_roll_due": lambda p, e: _("{player} rolls the dice again: 10 times the roll goes to the owner of {square}.").format(**p),
+    "tax_choice": lambda p, e: _("{player} chooses: 200, or 10% of total worth.").format(**p),
+    "bankrupt": lambda p, e: _("{player} is bankrupt; everything goes to {creditor}.").format(**p),
+    "ended": lambda p, e: _("The game is over: {winner} wins!").format(**p),
     "turn": lambda p, e: _("It is {player}'s turn.").format(**p),
     "undone": lambda p, e: _("The banker undid entry {seq}.").format(**p),
 }
@@ -198,6 +216,12 @@ def story(state: GameState, effect: dict) -> str | None:
         return None
     if effect["kind"] == "trade_done":
         params["give"], params["get"] = _bundle(state, effect["give"]), _bundle(state, effect["get"])
+    if effect["kind"] == "drew":
+        params["card"] = card_label(state, card(state, effect["deck"], effect["card"]))
+    if effect["kind"] == "ended":
+        params["winner"] = party(state, effect["winner"])
+    if "drawer" in effect:
+        params["drawer"] = party(state, effect["drawer"])
     if effect["kind"] == "started":
         params["names"] = ", ".join(party(state, pid) for pid in effect["order"])
     return STORIES[effect["kind"]](params, effect)
@@ -244,3 +268,28 @@ def explain(state: GameState, holdings: list[dict]) -> list[dict]:
                     value, error = lot[key]
                     lot[key] = (value, refusal(error, state) if error else None)
     return holdings
+
+
+def card_label(state: GameState, drawn: dict) -> str:
+    """A card's effect in a few words: "Collect $50", "Advance to Boardwalk"."""
+    effect, kind = drawn["effect"], drawn["effect"]["kind"]
+    amount = money(state, effect["amount"]) if "amount" in effect else ""
+    if kind == "move_to":
+        return _("Advance to %(square)s", square=square(state, effect["square"]))
+    if kind == "move_back":
+        return _("Go back %(n)s spaces", n=effect["spaces"])
+    if kind == "advance_to_nearest":
+        if effect["type"] == "railroad":
+            return _("Nearest railroad, double rent")
+        return _("Nearest utility, 10× a new roll")
+    labels = {
+        "collect": lambda: _("Collect %(amount)s", amount=amount),
+        "pay": lambda: _("Pay %(amount)s", amount=amount),
+        "collect_from_each_player": lambda: _("Collect %(amount)s from each player", amount=amount),
+        "pay_each_player": lambda: _("Pay each player %(amount)s", amount=amount),
+        "repairs": lambda: _("Repairs: %(house)s a house, %(hotel)s a hotel",
+                             house=money(state, effect["per_house"]), hotel=money(state, effect["per_hotel"])),
+        "get_out_of_jail_free": lambda: _("Get Out of Jail Free"),
+        "go_to_jail": lambda: _("Go to Jail"),
+    }
+    return labels[kind]()

@@ -13,7 +13,7 @@ def next_turn(state):
     """The current player ends their turn; whoever is not Ann takes a quiet turn too."""
     state = play(state, state.turn, "end_turn")
     while state.turn != ANN:
-        state = play(place(state, state.turn, 0), state.turn, "roll", dice=[3, 4])
+        state = play(place(state, state.turn, 0), state.turn, "roll", dice=[4, 6])
         state = play(state, state.turn, "end_turn")
     return state
 

@@ -106,11 +106,11 @@ def test_go_to_jail_on_doubles_ends_the_rolling(game):
 
 
 def test_doubles_roll_again(game):
-    state = play(game, ANN, "roll", dice=[1, 1])
+    state = play(game, ANN, "roll", dice=[2, 2])
     assert not state.rolled and state.doubles == 1
     assert refusal(state, ANN, "end_turn", RuleError).code == "roll_again"
-    state = play(state, ANN, "roll", dice=[2, 3])
-    assert state.player(ANN).position == 7
+    state = play(state, ANN, "roll", dice=[2, 4])
+    assert state.player(ANN).position == 10
     assert play(state, ANN, "end_turn").turn == BOB
 
 
@@ -125,8 +125,8 @@ def test_third_double_in_a_row_goes_to_jail_without_moving(game):
 
 
 def test_doubles_in_different_turns_do_not_add_up(game):
-    state = play(play(game, ANN, "roll", dice=[5, 5]), ANN, "roll", dice=[3, 4])
-    state = play(play(state, ANN, "end_turn"), BOB, "roll", dice=[3, 4])
+    state = play(play(game, ANN, "roll", dice=[5, 5]), ANN, "roll", dice=[4, 6])
+    state = play(play(state, ANN, "end_turn"), BOB, "roll", dice=[4, 6])
     state = play(play(state, BOB, "end_turn"), ANN, "roll", dice=[1, 1])
     assert not state.player(ANN).in_jail and state.doubles == 1
 
@@ -149,12 +149,12 @@ def test_a_roll_after_doubles_waits_for_the_buy_decision(game):
 
 
 def test_a_second_roll_without_doubles_is_refused(game):
-    state = play(game, ANN, "roll", dice=[3, 4])
+    state = play(game, ANN, "roll", dice=[4, 6])
     assert refusal(state, ANN, "roll", RuleError, dice=[1, 2]).code == "already_rolled"
 
 
 def test_ending_the_turn_passes_it_to_the_next_seat(game3):
-    state = play(play(game3, ANN, "roll", dice=[3, 4]), ANN, "end_turn")
+    state = play(play(game3, ANN, "roll", dice=[4, 6]), ANN, "end_turn")
     assert (state.turn, state.rolled, state.doubles, state.last_roll) == (BOB, False, 0, None)
 
 
@@ -163,7 +163,7 @@ def test_end_turn_is_refused_before_rolling(game):
 
 
 def test_end_turn_is_refused_after_doubles(game):
-    state = play(game, ANN, "roll", dice=[1, 1])
+    state = play(game, ANN, "roll", dice=[2, 2])
     assert refusal(state, ANN, "end_turn", RuleError).code == "roll_again"
 
 

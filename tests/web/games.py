@@ -152,11 +152,11 @@ SCENARIOS = {
     "pay_jail_fine": Scenario(
         {"type": "pay_jail_fine"},
         steps=(("banker", {"type": "move", "player": 1, "square": 27}), (1, {"type": "roll", "dice": [1, 2]}),
-               (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [3, 4]}), (2, {"type": "end_turn"})),
+               (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [4, 6]}), (2, {"type": "end_turn"})),
         done=lambda s: not seat(s, 1)["in_jail"] and seat(s, 1)["cash"] == 1450,
         says="Ann paid the fine and leaves jail."),
     "end_turn": Scenario(
-        {"type": "end_turn"}, steps=((1, {"type": "roll", "dice": [3, 4]}),),
+        {"type": "end_turn"}, steps=((1, {"type": "roll", "dice": [4, 6]}),),
         done=lambda s: s["turn"] == 2 and not s["rolled"], says="It is Bob's turn."),
     "move": Scenario(
         {"type": "move", "square": 5}, banker_only=True,

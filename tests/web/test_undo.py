@@ -1,8 +1,10 @@
 """Undo: the banker takes back the newest action, repeatedly; nothing is deleted, the history strikes it through."""
 
+import json
 import random
 import re
 from html import unescape
+from pathlib import Path
 
 from banker import store
 from banker.rules import GameState
@@ -18,6 +20,9 @@ SEQUENCE = [
     ("banker", {"type": "move", "player": 1, "square": 39}),
     (1, {"type": "pay", "to": 2, "amount": 100, "memo": "deal"}),
 ]
+
+
+CARDS = json.loads((Path(__file__).parents[2] / "banker/rules/editions/us_cards.json").read_text())
 
 
 def without_version(state: dict) -> dict:
@@ -137,6 +142,15 @@ def _next_move(state: dict, rng: random.Random):
             return rng.choice(bidders), {"type": "pass"}
         return "banker", {"type": "close_auction"}
     pending = state["pending"]
+    if pending and pending["kind"] == "draw":
+        held = {c for p in state["players"] for c in p["jail_cards"]}
+        deck = CARDS["chance" if pending["deck"] == "chance" else "chest_2021"]
+        return pending["player"], {"type": "draw", "deck": pending["deck"],
+                                   "card": rng.choice([c["id"] for c in deck if c["id"] not in held])}
+    if pending and pending["kind"] == "utility_roll":
+        return pending["player"], {"type": "utility_roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
+    if pending and pending["kind"] == "inherit":
+        return pending["player"], {"type": "receive_deeds"}
     if pending:
         return pending["player"], {"type": rng.choice(["buy", "buy", "decline"])}
     debts = [d for d in state["debts"] if d["debtor"] == turn]

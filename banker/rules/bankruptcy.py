@@ -1,0 +1,133 @@
+"""Debt's last step: what selling and mortgaging everything would raise, bankruptcy to a player
+or to the bank, and the end of the game when one player is left."""
+
+from .auctions import open_deed_auction
+from .buildings import HOTEL, level, set_level
+from .errors import N_, RuleError
+from .money import charge, transfer
+from .mortgages import lift_cost, transfer_fee
+from .networth import standings
+from .state import BANK, GameState
+from .trades import drop_impossible
+from .turns import next_player
+
+
+def raisable_cash(state: GameState, player_id: int) -> int:
+    """What selling every building (half cost) and then mortgaging every deed would raise."""
+    total = 0
+    for deed in state.deeds.values():
+        if deed.owner == player_id:
+            square = state.board[deed.square]
+            total += level(deed) * (square.house_cost // 2)
+            if not deed.mortgaged:
+                total += square.mortgage
+    return total
+
+
+def owed(state: GameState, player_id: int) -> int:
+    return sum(d.amount for d in state.debts_of(player_id))
+
+
+def declare(state: GameState, player_id: int, effects: list) -> None:
+    """Give up: everything goes to the creditor of the oldest debt (a player, or the bank)."""
+    debts = state.debts_of(player_id)
+    if not debts:
+        raise RuleError("not_in_debt", N_("{player} owes nothing and cannot go bankrupt."), player=player_id)
+    player = state.player(player_id)
+    can_raise = player.cash + raisable_cash(state, player_id)
+    if can_raise >= owed(state, player_id):
+        raise RuleError("solvent", N_("{player} can still raise {amount} by selling buildings and mortgaging: enough to pay."),
+                        player=player_id, amount=can_raise)
+    creditor = debts[0].creditor
+    to_player = isinstance(creditor, int)
+    state.debts = [d for d in state.debts if player_id not in (d.debtor, d.creditor)]
+    effects.append({"kind": "bankrupt", "player": player_id, "creditor": creditor if to_player else BANK})
+    _sell_buildings(state, player_id, effects)
+    if player.cash:
+        transfer(state, player_id, creditor if to_player else BANK, player.cash, effects, "bankruptcy")
+    deeds = sorted(sq for sq, d in state.deeds.items() if d.owner == player_id)
+    for square in deeds:
+        state.deeds[square].owner = creditor if to_player else None
+        if not to_player:
+            state.deeds[square].mortgaged = False
+    if to_player:
+        state.player(creditor).jail_cards.extend(player.jail_cards)
+    player.jail_cards = []
+    player.bankrupt, player.in_jail, player.jail_rolls = True, False, 0
+    if state.pending and state.pending.get("player") == player_id:
+        state.pending = None
+    if state.auction and player_id in state.auction.bidders and player_id not in state.auction.passed:
+        state.auction.passed.append(player_id)
+    drop_impossible(state, effects)
+    if state.turn == player_id:
+        _pass_turn(state, player_id, effects)
+    if _last_player_wins(state, effects):
+        return
+    mortgaged = [sq for sq in deeds if state.deeds[sq].mortgaged]
+    if to_player and mortgaged and state.settings.mortgage_transfer_fee:
+        state.pending = {"kind": "inherit", "player": creditor, "squares": mortgaged}
+    if not to_player and deeds and state.settings.auctions:
+        state.auction_queue.extend(deeds)
+        if not state.auction:
+            open_deed_auction(state, state.auction_queue.pop(0), effects)
+
+
+def _sell_buildings(state: GameState, player_id: int, effects: list) -> None:
+    """Every building back to the bank at half its cost; the cash goes with the rest."""
+    for deed in state.deeds.values():
+        now = level(deed)
+        if deed.owner != player_id or not now:
+            continue
+        if now == HOTEL:
+            state.bank_hotels += 1
+        else:
+            state.bank_houses += now
+        set_level(deed, 0)
+        transfer(state, BANK, player_id, now * (state.board[deed.square].house_cost // 2), effects,
+                 "building_sale", deed.square)
+
+
+def _pass_turn(state: GameState, player_id: int, effects: list) -> None:
+    state.turn = next_player(state, player_id)
+    state.rolled, state.doubles, state.last_roll = False, 0, None
+    effects.append({"kind": "turn", "player": state.turn})
+
+
+def _last_player_wins(state: GameState, effects: list) -> bool:
+    left = [p for p in state.players if not p.bankrupt]
+    if len(left) > 1:
+        return False
+    finish(state, effects)
+    return True
+
+
+def finish(state: GameState, effects: list) -> None:
+    """End the game: standings by net worth, each part shown; no action changes it afterwards."""
+    state.status = "ended"
+    state.auction, state.auction_queue, state.pending = None, [], None
+    state.standings = standings(state)
+    effects.append({"kind": "ended", "winner": state.standings[0]["player"]})
+
+
+def end_game(state: GameState, effects: list) -> None:
+    """The banker ends the game (a time limit, or the table has had enough)."""
+    finish(state, effects)
+
+
+def receive_deeds(state: GameState, player_id: int, lifts: list[int], effects: list) -> None:
+    """A creditor who received mortgaged deeds lifts each now (value + 10%) or pays the 10% fee."""
+    pending = state.pending
+    if not pending or pending["kind"] != "inherit" or pending["player"] != player_id:
+        raise RuleError("nothing_received", N_("{player} has no mortgaged deeds to settle."), player=player_id)
+    for square in lifts:
+        if square not in pending["squares"]:
+            raise RuleError("bad_lift", N_("{square} is not a mortgaged deed {player} received."),
+                            square=square, player=player_id)
+    state.pending = None
+    for square in pending["squares"]:
+        value = state.board[square].mortgage
+        if square in lifts:
+            charge(state, player_id, BANK, lift_cost(value), effects, "unmortgage", square)
+            state.deeds[square].mortgaged = False
+        else:
+            charge(state, player_id, BANK, transfer_fee(value), effects, "mortgage_fee", square)

@@ -1,0 +1,157 @@
+"""Chance and Community Chest: the table draws the real card, the player says which one, and the
+app applies it in full. Get Out of Jail Free cards stay in a hand until used; every card is
+always either in its deck or in exactly one hand."""
+
+import json
+from functools import cache
+
+from .board import EDITIONS
+from .errors import N_, ActionError, RuleError
+from .money import charge, to_bank, transfer
+from .moves import advance, land, send_to_jail
+from .state import BANK, GameState, Player
+
+DECKS = ("chance", "chest")
+SQUARE_DECKS = {"chance": "chance", "community_chest": "chest"}
+
+
+@cache
+def _cards(edition: str) -> dict:
+    return json.loads((EDITIONS / f"{edition}_cards.json").read_text(encoding="utf-8"))
+
+
+def deck(state: GameState, name: str) -> list[dict]:
+    """The sixteen cards of a deck, Community Chest in the edition the game chose."""
+    cards = _cards(state.edition)
+    return cards["chance"] if name == "chance" else cards[f"chest_{state.settings.community_chest}"]
+
+
+def card(state: GameState, deck_name: str, card_id: str) -> dict:
+    for c in deck(state, deck_name):
+        if c["id"] == card_id:
+            return c
+    raise ActionError("no_such_card", N_("There is no card {card} in that deck."), card=card_id)
+
+
+def holder(state: GameState, card_id: str) -> Player | None:
+    """Who holds this Get Out of Jail Free card (None: it is in its deck)."""
+    return next((p for p in state.players if card_id in p.jail_cards), None)
+
+
+def deck_of(state: GameState, card_id: str) -> str | None:
+    """Which deck a card belongs to in this game."""
+    return next((name for name in DECKS if any(c["id"] == card_id for c in deck(state, name))), None)
+
+
+def draw(state: GameState, player_id: int, deck_name: str, card_id: str, effects: list) -> None:
+    """Apply the card the player drew at a Chance or Community Chest square."""
+    pending = state.pending
+    if not pending or pending["kind"] != "draw" or pending["player"] != player_id:
+        raise RuleError("no_draw", N_("{player} has no card to draw now."), player=player_id)
+    if pending["deck"] != deck_name:
+        wanted = N_("Chance") if pending["deck"] == "chance" else N_("Community Chest")
+        raise RuleError("wrong_deck", N_("{player} draws from {deck} here."), player=player_id, deck=wanted)
+    drawn = card(state, deck_name, card_id)
+    if holder(state, card_id):
+        raise RuleError("card_in_hand", N_("That card is in {player}'s hand, not in the deck."),
+                        player=holder(state, card_id).id)
+    state.pending = None
+    player = state.player(player_id)
+    effects.append({"kind": "drew", "player": player_id, "deck": deck_name, "card": card_id})
+    _apply(state, player, drawn["effect"], card_id, effects)
+
+
+def _apply(state: GameState, player: Player, effect: dict, card_id: str, effects: list) -> None:
+    kind = effect["kind"]
+    board = state.board
+    if kind == "move_to":
+        advance(state, player, (effect["square"] - player.position) % len(board), effects)
+        land(state, player, 0, effects)
+    elif kind == "move_back":
+        start = player.position
+        player.position = (start - effect["spaces"]) % len(board)
+        effects.append({"kind": "moved", "player": player.id, "from_square": start, "square": player.position})
+        land(state, player, 0, effects)
+    elif kind == "advance_to_nearest":
+        targets = [s.index for s in board.of_type(effect["type"])]
+        target = min(targets, key=lambda i: (i - player.position) % len(board) or len(board))
+        advance(state, player, (target - player.position) % len(board), effects)
+        land(state, player, 0, effects, card_rent="double" if effect["type"] == "railroad" else "ten_times")
+    elif kind == "collect":
+        transfer(state, BANK, player.id, effect["amount"], effects, "card")
+    elif kind == "pay":
+        charge(state, player.id, to_bank(state), effect["amount"], effects, "card")
+    elif kind == "collect_from_each_player":
+        for other in _others(state, player):
+            charge(state, other.id, player.id, effect["amount"], effects, "card")
+    elif kind == "pay_each_player":
+        _pay_each(state, player, effect["amount"], effects)
+    elif kind == "repairs":
+        houses = sum(d.houses for d in state.deeds.values() if d.owner == player.id)
+        hotels = sum(d.hotel for d in state.deeds.values() if d.owner == player.id)
+        amount = houses * effect["per_house"] + hotels * effect["per_hotel"]
+        if amount:
+            charge(state, player.id, to_bank(state), amount, effects, "repairs", houses=houses, hotels=hotels)
+        else:
+            effects.append({"kind": "no_repairs", "player": player.id})
+    elif kind == "get_out_of_jail_free":
+        player.jail_cards.append(card_id)
+        effects.append({"kind": "jail_card", "player": player.id, "card": card_id})
+    elif kind == "go_to_jail":
+        send_to_jail(state, player, effects, "card")
+
+
+def _others(state: GameState, player: Player) -> list[Player]:
+    return [p for p in state.players if p.id != player.id and not p.bankrupt]
+
+
+def _pay_each(state: GameState, player: Player, amount: int, effects: list) -> None:
+    """Pay every other player. When the cash does not cover it all, the bank pays them and the
+    drawer owes the bank the total (DESIGN.md: an unpayable "pay each player" is a bank debt)."""
+    others = _others(state, player)
+    if player.cash >= amount * len(others):
+        for other in others:
+            transfer(state, player.id, other.id, amount, effects, "card")
+        return
+    for other in others:
+        transfer(state, BANK, other.id, amount, effects, "card_for", memo="", drawer=player.id)
+    charge(state, player.id, BANK, amount * len(others), effects, "card")
+
+
+def utility_roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list) -> None:
+    """The new roll after "advance to the nearest utility": ten times the dice to its owner."""
+    pending = state.pending
+    if not pending or pending["kind"] != "utility_roll" or pending["player"] != player_id:
+        raise RuleError("no_utility_roll", N_("{player} has no utility roll to make."), player=player_id)
+    state.pending = None
+    square = pending["square"]
+    total = sum(dice)
+    effects.append({"kind": "rolled", "player": player_id, "dice": list(dice)})
+    charge(state, player_id, state.deeds[square].owner, 10 * total, effects, "rent", square,
+           dice=total)
+
+
+def use_jail_card(state: GameState, player_id: int, card_id: str | None, effects: list) -> None:
+    """Leave jail with a Get Out of Jail Free card, before rolling; the card goes back to its deck."""
+    player = state.player(player_id)
+    if not player.in_jail:
+        raise RuleError("not_in_jail", N_("{player} is not in jail."), player=player_id)
+    if state.turn != player_id:
+        raise RuleError("not_your_turn", N_("It is {player}'s turn."), player=state.turn)
+    if state.rolled:
+        raise RuleError("already_rolled", N_("A card is used before rolling."))
+    if not player.jail_cards:
+        raise RuleError("no_jail_card", N_("{player} has no Get Out of Jail Free card."), player=player_id)
+    used = card_id or player.jail_cards[0]
+    if used not in player.jail_cards:
+        raise RuleError("no_jail_card", N_("{player} does not hold that card."), player=player_id)
+    player.jail_cards.remove(used)
+    player.in_jail = False
+    player.jail_rolls = 0
+    effects.append({"kind": "left_jail", "player": player_id, "how": "card", "card": used,
+                    "deck": deck_of(state, used)})
+
+
+def pending_draw(square_type: str) -> str | None:
+    """The deck a square sends you to, if any."""
+    return SQUARE_DECKS.get(square_type)
