@@ -84,7 +84,19 @@ def game_context(game: Game) -> dict:
         "tokens": TOKENS, "BANK": BANK, "jail_fine": state.board.constants["jail_fine"],
         "latest": latest_outcome(game, state),
         "trades": [_outlook(state, t) for t in state.trades],
+        "auction_key": _auction_key(game, state),
     }
+
+
+def _auction_key(game: Game, state: GameState) -> str | None:
+    """The open auction's key for the banker's countdown and close nonce: its id and high bid, and
+    after any undo the undo count (an undone close brings the auction back with the same id and
+    high bid; its nonce must not be the undone close's, nor its countdown the spent one)."""
+    if not state.auction:
+        return None
+    key = f"{state.auction.id}-{state.auction.high_bid}"
+    undos = store.undo_count(game)
+    return f"{key}-u{undos}" if undos else key
 
 
 def _outlook(state: GameState, trade) -> dict:
