@@ -9,7 +9,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import event, select, update
+from sqlalchemy import event, func, select, update
 
 from .models import Event, Game, Seat, db
 from .rules import Actor, GameState, Settings, apply, new_game, parse, replay
@@ -219,6 +219,13 @@ def started_at(game: Game) -> datetime | None:
     return db.session.scalar(
         select(Event.created_at).where(Event.game_id == game.id, Event.type == "start",
                                        Event.undone.is_(False))
+    )
+
+
+def undo_count(game: Game) -> int:
+    """How many undos the game has had: what tells apart two moments an undo made look alike."""
+    return db.session.scalar(
+        select(func.count()).select_from(Event).where(Event.game_id == game.id, Event.type == UNDO)
     )
 
 

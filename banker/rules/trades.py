@@ -31,14 +31,17 @@ def check(state: GameState, trade: Trade, receiver_lifts: list[int]) -> list[tup
         raise RuleError("trade_self", N_("A trade needs two different players."))
     if not any(trade.give.values()) and not any(trade.get.values()):
         raise RuleError("empty_trade", N_("The offer is empty: add cash, deeds or cards."))
-    payments = []
     for pid in (trade.offerer, trade.to):
-        gives, gets = _side(trade, pid)
+        gives, _ = _side(trade, pid)
         for square in gives["squares"]:
             _check_deed(state, pid, square)
         for card in gives["jail_cards"]:
             if card not in state.player(pid).jail_cards:
                 raise RuleError("no_card", N_("{player} does not hold that Get Out of Jail Free card."), player=pid)
+    # Both sides' deeds are checked first: what a party gets is what the other gives.
+    payments = []
+    for pid in (trade.offerer, trade.to):
+        gives, gets = _side(trade, pid)
         lifts = trade.lift if pid == trade.offerer else receiver_lifts
         for square in lifts:
             if square not in gets["squares"] or not state.deeds[square].mortgaged:

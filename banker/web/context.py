@@ -90,6 +90,7 @@ def game_context(game: Game) -> dict:
         "trades": [_outlook(state, t) for t in state.trades],
         "chart": worth_chart(game, state.players) if state.status == "ended" else None,
         "deck_cards": _deck_cards(state),
+        "auction_key": _auction_key(game, state),
     }
 
 
@@ -100,6 +101,17 @@ def _deck_cards(state: GameState) -> list[dict]:
         return []
     return [{"id": c["id"], "label": card_label(state, c), "text": c["text"], "holder": holder(state, c["id"])}
             for c in deck(state, pending["deck"])]
+
+
+def _auction_key(game: Game, state: GameState) -> str | None:
+    """The open auction's key for the banker's countdown and close nonce: its id and high bid, and
+    after any undo the undo count (an undone close brings the auction back with the same id and
+    high bid; its nonce must not be the undone close's, nor its countdown the spent one)."""
+    if not state.auction:
+        return None
+    key = f"{state.auction.id}-{state.auction.high_bid}"
+    undos = store.undo_count(game)
+    return f"{key}-u{undos}" if undos else key
 
 
 def _outlook(state: GameState, trade) -> dict:

@@ -290,6 +290,7 @@ class PageForm:
 
     action: str
     classes: str = ""
+    attrs: dict = field(default_factory=dict)
     fields: list = field(default_factory=list)
     boxes: list = field(default_factory=list)
     buttons: list = field(default_factory=list)
@@ -339,7 +340,7 @@ class _FormParser(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "form":
-            self.current = PageForm(a.get("action") or "", a.get("class") or "")
+            self.current = PageForm(a.get("action") or "", a.get("class") or "", a)
             self.forms.append(self.current)
         elif self.current is None:
             return

@@ -82,6 +82,7 @@ def test_closing_with_a_stale_high_bid_is_refused_and_changes_nothing(game, host
     banker = host(game)
     close = page_form(banker.page(), "close_auction")
     assert close.get("high_bid") == "10" and close.get("nonce") == "close-1-10"
+    assert close.attrs["data-countdown"] == "1-10"  # auction and high bid
     assert close.label == "Sold to Ann"
     game.ok(2, type="bid", amount=30)
     before = game.state()
@@ -129,6 +130,25 @@ def test_two_banker_screens_closing_at_once_close_once(app, game, host):
     assert state["version"] == version + 1
     assert state["auction"] is None and deed(state, 3)["owner"] == 1 and seat(state, 1)["cash"] == 1490
     assert [e["type"] for e in game.events()].count("close_auction") == 1
+
+
+def test_an_undone_close_can_be_closed_again_from_the_banker_screen(game, host):
+    """Undo brings the auction back with the same id and high bid; the close form must not carry the
+    undone close's nonce (a repeat would report the sale and apply nothing) nor its spent countdown."""
+    closing(game)
+    banker = host(game)
+    first = page_form(banker.page(), "close_auction")
+    banker.submit(first, htmx=True)
+    assert game.state()["auction"] is None
+    banker.submit(page_form(banker.page(), "undo"), htmx=True)
+    assert game.state()["auction"]["high_bid"] == 10
+    again = page_form(banker.page(), "close_auction")
+    assert again.get("nonce") != first.get("nonce")
+    assert again.attrs["data-countdown"] != first.attrs["data-countdown"]  # the countdown starts over
+    assert again.get("nonce") == "close-" + again.attrs["data-countdown"]
+    assert banker.submit(again, htmx=True).status_code == 200
+    state = game.state()
+    assert state["auction"] is None and deed(state, 3)["owner"] == 1 and seat(state, 1)["cash"] == 1490
 
 
 def test_a_deed_auction_with_no_bid_closes_unsold(game, host):

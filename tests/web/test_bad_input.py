@@ -2,7 +2,7 @@
 
 import pytest
 
-from .games import bearer
+from .games import AUCTION, BALTIC, BROWN, bearer, play
 
 BAD_ACTIONS = [
     pytest.param(1, {"type": "fly"}, 400, "Unknown action type: fly.", id="unknown-action"),
@@ -56,6 +56,154 @@ def test_a_bad_action_gets_a_clear_json_error_and_changes_nothing(game, who, act
     before = game.state()
     response = game.act(who, **action)
     assert response.status_code == status
+    error = response.get_json()["error"]
+    assert error["message"] == says
+    assert error["code"]
+    assert_no_traceback(response)
+    assert game.state() == before
+
+
+BID_10 = (1, {"type": "bid", "amount": 10})
+MORTGAGE_BALTIC = (1, {"type": "mortgage", "square": 3})
+BAD_NEW_ACTIONS = [
+    # Auctions
+    pytest.param((), 1, {"type": "bid", "amount": 10}, 409, "No auction is open.", id="bid-no-auction"),
+    pytest.param((), 1, {"type": "pass"}, 409, "No auction is open.", id="pass-no-auction"),
+    pytest.param((), "banker", {"type": "close_auction"}, 409, "No auction is open.", id="close-no-auction"),
+    pytest.param((*AUCTION, (1, {"type": "pass"})), 1, {"type": "bid", "amount": 10}, 409,
+                 "Ann has passed and cannot bid again.", id="bid-after-passing"),
+    pytest.param(AUCTION, 1, {"type": "bid", "amount": 1501}, 409, "Ann has only $1,500; a bid cannot be more.",
+                 id="bid-above-cash"),
+    pytest.param((*AUCTION, BID_10), 2, {"type": "bid", "amount": 10}, 409, "A bid must be at least $11.",
+                 id="bid-not-above-high-bid"),
+    pytest.param((*AUCTION, BID_10), 1, {"type": "pass"}, 409, "Ann holds the high bid and cannot pass.",
+                 id="pass-as-high-bidder"),
+    pytest.param(AUCTION, 1, {"type": "bid", "amount": 0}, 400, "amount must be from 1 to 1000000.", id="bid-0"),
+    pytest.param(AUCTION, 1, {"type": "bid", "amount": "lots"}, 400, "amount must be a whole number.",
+                 id="bid-text"),
+    pytest.param(AUCTION, 1, {"type": "bid"}, 400, "bid needs amount.", id="bid-no-amount"),
+    pytest.param(AUCTION, 1, {"type": "end_turn"}, 409, "An auction is open: bid or pass first.",
+                 id="end-turn-during-auction"),
+    pytest.param(AUCTION, "banker", {"type": "close_auction", "high_bid": -1}, 400,
+                 "high_bid must be from 0 to 1000000.", id="close-negative-guard"),
+    pytest.param(BROWN, "banker", {"type": "auction_building", "building": "castle"}, 400,
+                 "building must be house or hotel.", id="auction-a-castle"),
+    pytest.param((), "banker", {"type": "auction_building", "building": "house"}, 409,
+                 "Nobody can place a house now.", id="auction-house-nobody-can-place"),
+    pytest.param(AUCTION, "banker", {"type": "auction_building", "building": "house"}, 409,
+                 "An auction is open: bid or pass first.", id="auction-during-auction"),
+    # Buildings
+    pytest.param((), 1, {"type": "build", "square": 5}, 409,
+                 "Reading Railroad cannot have buildings: only streets can.", id="build-on-railroad"),
+    pytest.param(BALTIC, 1, {"type": "build", "square": 3}, 409,
+                 "To build on Baltic Avenue, Ann needs every lot of its group; Mediterranean Avenue is missing.",
+                 id="build-incomplete-group"),
+    pytest.param((*BROWN, (1, {"type": "mortgage", "square": 1})), 1, {"type": "build", "square": 3}, 409,
+                 "Mediterranean Avenue is mortgaged: lift it before building in its group.",
+                 id="build-mortgaged-group"),
+    pytest.param((), 1, {"type": "build", "square": "Baltic"}, 400, "square must be a whole number.",
+                 id="build-square-by-name"),
+    pytest.param(BALTIC, 1, {"type": "sell_building", "square": 3}, 409, "Baltic Avenue has no buildings to sell.",
+                 id="sell-nothing"),
+    pytest.param((), 1, {"type": "sell_building", "square": 3}, 409, "Ann does not own Baltic Avenue.",
+                 id="sell-not-mine"),
+    pytest.param((), 1, {"type": "sell_building", "square": 0}, 409, "GO cannot have buildings: only streets can.",
+                 id="sell-on-go"),
+    pytest.param(BROWN, 1, {"type": "set_buildings", "levels": {"1": 1}}, 409,
+                 "Give a level for every lot of Mediterranean Avenue's group, and only those.", id="levels-half-group"),
+    pytest.param(BROWN, 1, {"type": "set_buildings", "levels": {"1": 0, "3": 2}}, 409,
+                 "The group's lots must end within one building of each other.", id="levels-uneven"),
+    pytest.param(BROWN, 1, {"type": "set_buildings", "levels": {"1": 0, "3": 0}}, 409,
+                 "Those are already the group's buildings.", id="levels-no-change"),
+    pytest.param(BROWN, 1, {"type": "set_buildings", "levels": {"1": 6, "3": 5}}, 400, "level must be from 0 to 5.",
+                 id="levels-6"),
+    pytest.param(BROWN, 1, {"type": "set_buildings", "levels": {"1": True, "3": 1}}, 400,
+                 "level must be a whole number.", id="levels-true"),
+    pytest.param(BROWN, 1, {"type": "set_buildings", "levels": {"x": 1, "3": 1}}, 400,
+                 "square must be a whole number.", id="levels-square-x"),
+    pytest.param(BROWN, 1, {"type": "set_buildings", "levels": "all"}, 400,
+                 "levels must map each lot of a group to 0-5.", id="levels-text"),
+    pytest.param(BROWN, 1, {"type": "set_buildings", "levels": [1, 3]}, 400,
+                 "levels must map each lot of a group to 0-5.", id="levels-list"),
+    pytest.param(BROWN, 1, {"type": "set_buildings", "levels": {}}, 400,
+                 "levels must map each lot of a group to 0-5.", id="levels-empty"),
+    # Mortgages
+    pytest.param((*BALTIC, MORTGAGE_BALTIC), 1, MORTGAGE_BALTIC[1], 409, "Baltic Avenue is already mortgaged.",
+                 id="mortgage-twice"),
+    pytest.param(BALTIC, 1, {"type": "unmortgage", "square": 3}, 409, "Baltic Avenue is not mortgaged.",
+                 id="lift-unmortgaged"),
+    pytest.param((), 1, {"type": "mortgage", "square": 0}, 409, "GO is not a deed.", id="mortgage-go"),
+    pytest.param((), 1, {"type": "mortgage", "square": 3}, 409, "Ann does not own Baltic Avenue.",
+                 id="mortgage-not-mine"),
+    pytest.param((*BROWN, (1, {"type": "build", "square": 3})), 1, {"type": "mortgage", "square": 1}, 409,
+                 "Baltic Avenue has buildings: sell every building in the group before mortgaging "
+                 "Mediterranean Avenue.", id="mortgage-built-group"),
+    # Trades
+    pytest.param(BALTIC, 1, {"type": "offer_trade", "to": 2, "give": {"cash": 2000}}, 409,
+                 "Ann has $1,440: not enough for this trade ($2,000).", id="trade-more-cash-than-you-have"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "get": {"cash": 1501}}, 409,
+                 "Bob has $1,500: not enough for this trade ($1,501).", id="trade-more-cash-than-they-have"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 1, "give": {"cash": 5}}, 409,
+                 "A trade needs two different players.", id="trade-self"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 9, "give": {"cash": 5}}, 409,
+                 "There is no player 9 in this game.", id="trade-nobody"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2}, 409, "The offer is empty: add cash, deeds or cards.",
+                 id="trade-empty"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"squares": [3]}}, 409,
+                 "Ann does not own Baltic Avenue.", id="trade-not-my-deed"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"squares": [0]}}, 409, "GO is not a deed.",
+                 id="trade-go"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"cash": 5}, "get": {"squares": [0]}}, 409,
+                 "GO is not a deed.", id="trade-ask-for-go"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "get": {"squares": [0]}, "lift": [0]}, 409,
+                 "GO is not a deed.", id="trade-lift-go"),
+    pytest.param(BALTIC, 1, {"type": "offer_trade", "to": 2, "give": {"squares": [3]}, "lift": [3]}, 409,
+                 "Baltic Avenue is not a mortgaged deed Ann receives.", id="trade-lift-what-i-give"),
+    pytest.param((*BROWN, (1, {"type": "build", "square": 3})), 1,
+                 {"type": "offer_trade", "to": 2, "give": {"squares": [1]}}, 409,
+                 "Baltic Avenue has buildings: the group's buildings must be sold before Mediterranean Avenue "
+                 "can change hands.", id="trade-built-group"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"jail_cards": ["chance-jail"]}}, 409,
+                 "Ann does not hold that Get Out of Jail Free card.", id="trade-card-not-held"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": "lots"}, 400,
+                 "give may hold cash, squares and jail_cards.", id="give-text"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"boats": 1}}, 400,
+                 "give may hold cash, squares and jail_cards.", id="give-boats"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"cash": -5}}, 400,
+                 "cash must be from 0 to 1000000.", id="give-negative-cash"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"cash": "lots"}}, 400,
+                 "cash must be a whole number.", id="give-cash-text"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"squares": "3"}}, 400,
+                 "give must be a list of squares.", id="give-squares-text"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "get": {"squares": [3, 3]}}, 400,
+                 "get lists a square twice.", id="get-square-twice"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "get": {"squares": [40]}}, 400,
+                 "get must be from 0 to 39.", id="get-square-40"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"jail_cards": "all"}}, 400,
+                 "jail_cards must list card ids.", id="give-cards-text"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"cash": 5}, "lift": "3"}, 400,
+                 "lift must be a list of squares.", id="lift-text"),
+    pytest.param((), 1, {"type": "offer_trade", "give": {"cash": 5}}, 400, "offer_trade needs to.", id="trade-no-to"),
+    pytest.param((), 1, {"type": "accept_trade", "trade": "abc"}, 400, "trade must be a whole number.",
+                 id="accept-trade-text"),
+    pytest.param((), 1, {"type": "accept_trade"}, 400, "accept_trade needs trade.", id="accept-no-trade"),
+    pytest.param((), 1, {"type": "accept_trade", "trade": 99}, 409, "Offer 99 is no longer open.",
+                 id="accept-no-such-offer"),
+    pytest.param((), 1, {"type": "withdraw_trade", "trade": 99}, 409, "Offer 99 is no longer open.",
+                 id="withdraw-no-such-offer"),
+    pytest.param((*BALTIC, (2, {"type": "offer_trade", "to": 1, "give": {"cash": 100}, "get": {"squares": [3]}})),
+                 1, {"type": "accept_trade", "trade": 1, "lift": [3]}, 409,
+                 "Baltic Avenue is not a mortgaged deed Ann receives.", id="accept-lift-not-received"),
+]
+
+
+@pytest.mark.parametrize("steps, who, action, status, says", BAD_NEW_ACTIONS)
+def test_a_bad_auction_building_mortgage_or_trade_action_is_refused_and_changes_nothing(
+        game, steps, who, action, status, says):
+    play(game, *steps)
+    before = game.state()
+    response = game.act(who, **action)
+    assert response.status_code == status, response.get_json()
     error = response.get_json()["error"]
     assert error["message"] == says
     assert error["code"]

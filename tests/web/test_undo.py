@@ -9,7 +9,9 @@ from pathlib import Path
 from banker import store
 from banker.rules import GameState
 
-from .games import new_game, seat
+import pytest
+
+from .games import BROWN, SCENARIOS, new_game, play, ready, seat
 
 SEQUENCE = [
     (1, {"type": "roll", "dice": [1, 2]}),          # Ann to Baltic Avenue, offered
@@ -46,6 +48,57 @@ def test_repeated_undo_restores_money_deeds_positions_turn_and_debts_exactly(gam
     assert state["turn"] == 1 and state["debts"] == [] and not state["rolled"]
     assert [p["cash"] for p in state["players"]] == [1500, 1500]
     assert all(d["owner"] is None for d in state["deeds"])
+
+
+NEW_ACTIONS = ["decline", "bid", "pass", "close_auction", "auction_building", "build", "sell_building",
+               "set_buildings", "mortgage", "unmortgage", "offer_trade", "accept_trade", "reject_trade",
+               "withdraw_trade"]
+
+
+@pytest.mark.parametrize("name", NEW_ACTIONS)
+def test_undoing_an_auction_building_mortgage_or_trade_action_restores_the_state_exactly(client, name):
+    scenario = SCENARIOS[name]
+    game = ready(client, name)
+    before = without_version(game.state())
+    game.ok("banker", **scenario.by_banker())
+    assert scenario.done(game.state())
+    game.ok("banker", type="undo")
+    assert without_version(game.state()) == before
+
+
+def test_undo_walks_back_builds_bids_a_close_and_a_trade_exactly(client):
+    """An evening's worth of the new actions, then undo after undo: each snapshot comes back in turn."""
+    game = new_game(client, players=3)
+    play(game, *BROWN)
+    sequence = [
+        (1, {"type": "set_buildings", "levels": {"1": 1, "3": 2}}),
+        (1, {"type": "build", "square": 1}),
+        (1, {"type": "roll", "dice": [2, 3]}),              # Vermont Avenue, declined: auction
+        (1, {"type": "decline"}),
+        (2, {"type": "bid", "amount": 40}),
+        (3, {"type": "bid", "amount": 75}),
+        (1, {"type": "pass"}),
+        ("banker", {"type": "close_auction", "high_bid": 75}),  # Cy wins Vermont for 75
+        (3, {"type": "mortgage", "square": 8}),
+        (3, {"type": "offer_trade", "to": 2, "give": {"squares": [8]}, "get": {"cash": 120}}),
+        (2, {"type": "accept_trade", "trade": 2, "lift": [8]}),  # ids: auction 1, trade 2
+        (1, {"type": "sell_building", "square": 3}),
+    ]
+    snapshots = []
+    for who, action in sequence:
+        snapshots.append(without_version(game.state()))
+        game.ok(who, **action)
+    state = game.state()
+    assert seat(state, 3)["cash"] == 1500 - 75 + 50 + 120
+    assert deed_of(state, 8) == (2, False) and seat(state, 2)["cash"] == 1500 - 120 - 55
+    for expected in reversed(snapshots):
+        game.ok("banker", type="undo")
+        assert without_version(game.state()) == expected
+
+
+def deed_of(state: dict, square: int) -> tuple:
+    found = next(d for d in state["deeds"] if d["square"] == square)
+    return found["owner"], found["mortgaged"]
 
 
 def test_undone_entries_stay_in_the_history_marked_undone(game, host):
