@@ -152,7 +152,7 @@ def sell(state: GameState, player_id: int, square: int, effects: list) -> None:
 def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects: list) -> None:
     """Set a whole group's buildings in one step, checked as one change: even at the end, within
     the bank's supply, paid for (or refunded at half cost). Selling hotels outright this way needs
-    no houses from the bank."""
+    no houses from the bank; a group's first hotels need the houses that bring every lot to four."""
     squares = sorted(levels)
     first = squares[0]
     lots = [_owned_street(state, player_id, s) for s in squares]
@@ -175,6 +175,11 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
                             player=state.pending["player"], building=state.pending["building"])
     houses = state.bank_houses + sum(_houses(old[s]) - _houses(levels[s]) for s in squares)
     hotels = state.bank_hotels + sum(_hotels(old[s]) - _hotels(levels[s]) for s in squares)
+    if max(levels.values()) == HOTEL and max(old.values()) < HOTEL:
+        # The first hotel needs four houses on every lot: the group passes through them.
+        through = sum(4 - old[s] for s in squares)
+        if through > state.bank_houses:
+            houses = state.bank_houses - through
     if houses < 0:
         raise RuleError("no_houses", N_("That needs {need} houses from the bank, which has {count}."),
                         need=state.bank_houses - houses, count=state.bank_houses)

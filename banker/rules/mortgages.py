@@ -3,7 +3,7 @@ value plus 10% interest, rounded up to a whole unit (DESIGN.md section 6)."""
 
 from .buildings import group_deeds, level
 from .errors import N_, RuleError
-from .money import transfer
+from .money import require_no_debt, transfer
 from .state import BANK, GameState
 
 
@@ -52,6 +52,7 @@ def check_unmortgage(state: GameState, player_id: int, square: int) -> int:
     deed = _owned(state, player_id, square)
     if not deed.mortgaged:
         raise RuleError("not_mortgaged", N_("{square} is not mortgaged."), square=square)
+    require_no_debt(state, player_id)
     cost = lift_cost(state.board[square].mortgage)
     player = state.player(player_id)
     if player.cash < cost:

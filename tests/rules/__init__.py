@@ -4,6 +4,9 @@ The helpers below keep each test down to the rule it states: `play` applies one 
 given as keyword arguments, `refusal` says why the engine refused one.
 """
 
+import json
+from pathlib import Path
+
 import pytest
 
 from banker.rules import Actor, GameError, apply, new_game, parse
@@ -71,3 +74,54 @@ def cash(state, player: int) -> int:
 def transfers(effects) -> list[tuple]:
     """The money movements among effects, as (from, to, amount, reason)."""
     return [(e["from"], e["to"], e["amount"], e["reason"]) for e in effects if e["kind"] == "transfer"]
+
+
+# Buildings and mortgages. The colour groups of the US board, by board index.
+BROWN = (1, 3)
+LIGHT_BLUE = (6, 8, 9)
+PINK = (11, 13, 14)
+ORANGE = (16, 18, 19)
+RED = (21, 23, 24)
+YELLOW = (26, 27, 29)
+GREEN = (31, 32, 34)
+DARK_BLUE = (37, 39)
+GROUPS = {"brown": BROWN, "light_blue": LIGHT_BLUE, "pink": PINK, "orange": ORANGE, "red": RED,
+          "yellow": YELLOW, "green": GREEN, "dark_blue": DARK_BLUE}
+HOUSES, HOTELS = 32, 12
+
+
+def funded(state, player: int, amount: int = 20_000):
+    """The banker pays a seat enough to build freely (a ledgered bank payment)."""
+    return play(state, BANKER, "bank_pay", player=player, amount=amount)
+
+
+def set_buildings(state, player: int, levels: dict):
+    """The player sets a whole group's levels in one step (5 = hotel), as the API sends it."""
+    return play(state, player, "set_buildings", levels={str(s): n for s, n in levels.items()})
+
+
+def level(state, square: int) -> int:
+    """A lot's buildings as a level: 0-4 houses, 5 for a hotel."""
+    deed = state.deeds[square]
+    return 5 if deed.hotel else deed.houses
+
+
+def levels(state, *squares: int) -> tuple:
+    return tuple(level(state, s) for s in squares)
+
+
+def supply(state) -> tuple[int, int]:
+    """The bank's (houses, hotels)."""
+    return state.bank_houses, state.bank_hotels
+
+
+def on_board(state) -> tuple[int, int]:
+    """The (houses, hotels) standing on the board."""
+    deeds = state.deeds.values()
+    return sum(d.houses for d in deeds), sum(d.hotel for d in deeds)
+
+
+def reference_board() -> dict:
+    """The reference board (a verbatim copy of the project's shared reference/board_us.json):
+    prices, rents, house costs and mortgage figures sourced independently of the engine's data."""
+    return json.loads((Path(__file__).with_name("reference") / "board_us.json").read_text(encoding="utf-8"))

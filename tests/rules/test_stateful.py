@@ -1,6 +1,10 @@
-"""Random games: money is conserved, cash never goes negative, and the log replays to the state.
+"""Random games: money is conserved, cash never goes negative, and the log replays to the state;
+houses and hotels are neither made nor lost, stand evenly, and only on whole unmortgaged groups.
 
 Undo is modelled as the store does it: drop the newest logged action and replay the rest.
+Players reach buildings the legitimate way: the banker puts a token just short of a lot, the
+player rolls onto it and buys it (doubles while more lots of the group remain), and the banker
+tops up the cash a purchase or building needs.
 """
 
 from hypothesis import settings
@@ -8,8 +12,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from banker.rules import Actor, GameError, Settings, apply, legal_actions, new_game, parse, replay
+from banker.rules.holdings import holdings
 
-from . import BANKER, GUEST
+from . import BANKER, GROUPS, GUEST, HOTELS, HOUSES
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 TOKENS = ("hat", "car", "dog", "ship")
@@ -25,15 +30,28 @@ payees = st.one_of(seats, st.sampled_from(["bank", "free_parking"]))
 CHOICES = {"roll": {"dice": [1, 2]}, "buy": {}, "decline": {}, "pay_jail_fine": {}, "end_turn": {},
            "pay_debt": {}}
 OFF_TURN = ("pay_debt", "pay_jail_fine")
+# Who sends a building or mortgage action: mostly the deed's owner, sometimes the banker for them,
+# sometimes another seat (refused: not theirs).
+senders = st.sampled_from(["owner", "owner", "owner", "owner", "banker", "other"])
+picks = st.integers(0, 10**6)  # an index into the squares the state makes plausible
+# holdings() keys: (action type, +1 when the player receives the amount shown, -1 when paying it)
+BUTTONS = {"build": ("build", -1), "sell": ("sell_building", 1), "mortgage": ("mortgage", 1),
+           "unmortgage": ("unmortgage", -1)}
+
+
+def level(deed) -> int:
+    return 5 if deed.hotel else deed.houses
 
 
 class Table(RuleBasedStateMachine):
     """One game played with random actions, some of which the rules refuse."""
 
     @initialize(players=st.integers(2, 4), jackpot=st.booleans(), go_exact_bonus=st.booleans(),
-                start_cash=st.sampled_from([1500, 300]), opening=st.lists(dice, max_size=8))
-    def seat_players(self, players, jackpot, go_exact_bonus, start_cash, opening):
-        """Seat the players, start, and play a few opening turns that buy what they can afford."""
+                start_cash=st.sampled_from([1500, 300]), opening=st.lists(dice, max_size=8),
+                collect=st.lists(picks, min_size=1, max_size=4))
+    def seat_players(self, players, jackpot, go_exact_bonus, start_cash, opening, collect):
+        """Seat the players, start, play a few opening turns that buy what they can afford, and
+        let the players on turn collect a few colour groups."""
         self.settings = Settings(free_parking_jackpot=jackpot, go_exact_bonus=go_exact_bonus,
                                  start_cash=start_cash)
         self.state = new_game("us", self.settings)
@@ -51,6 +69,13 @@ class Table(RuleBasedStateMachine):
                 self.the_current_player_plays_on(roll, buys=True, pays_fine=False)
                 if self.state.turn != turn:
                     break
+        for pick in collect:
+            for _ in range(12):
+                if self.ready_to_roll():
+                    break
+                self.the_current_player_plays_on([1, 2], buys=True, pays_fine=True)
+            if self.ready_to_roll():
+                self.the_current_player_collects_a_group(pick)
 
     def attempt(self, who, **data):
         """Apply an action if the rules allow it now; a refusal changes nothing."""
@@ -66,6 +91,41 @@ class Table(RuleBasedStateMachine):
             return
         self.entries.append((actor, action.to_dict(), effects))
 
+    def ready_to_roll(self) -> bool:
+        """The player on turn could roll now (and is free to be moved by the banker)."""
+        state = self.state
+        return not (state.rolled or state.pending or state.auction or state.debts_of(state.turn)
+                    or state.player(state.turn).in_jail)
+
+    def sender(self, who, owner):
+        """(actor, extra fields) for a building or mortgage action on `owner`'s deed."""
+        if who == "owner":
+            return owner, {}
+        if who == "banker":
+            return "banker", {"player": owner}
+        return next((p.id for p in self.state.players if p.id != owner), owner), {}
+
+    def top_up(self, player, price):
+        """The banker pays a player what they lack for `price` (a ledgered bank payment)."""
+        short = price - self.state.player(player).cash
+        if short > 0:
+            self.attempt(BANKER, type="bank_pay", player=player, amount=short)
+
+    def streets(self, test):
+        """Owned streets (board order) whose deed passes `test`."""
+        board = self.state.board
+        return [d for d in self.state.deeds.values()
+                if d.owner is not None and board[d.square].type == "street" and test(d)]
+
+    def complete_groups(self):
+        """The colour groups one player holds whole: [(group lots, owner)]."""
+        found = []
+        for lots in GROUPS.values():
+            owners = {self.state.deeds[s].owner for s in lots}
+            if len(owners) == 1 and None not in owners:
+                found.append((lots, owners.pop()))
+        return found
+
     @property
     def log(self):
         return [(actor, data) for actor, data, _ in self.entries]
@@ -77,7 +137,17 @@ class Table(RuleBasedStateMachine):
         state = self.state
         me = state.player(state.turn)
         owed = state.debts_of(me.id)
-        if owed and me.cash < owed[0].amount:
+        if state.auction:
+            auction = state.auction
+            active = [p for p in auction.bidders if p not in auction.passed and p != auction.high_bidder]
+            if not active:
+                self.attempt(BANKER, type="close_auction")
+            elif buys and state.player(active[0]).cash > auction.high_bid and not state.debts_of(active[0]):
+                bid = min(auction.high_bid + dice[0] * 10, state.player(active[0]).cash)
+                self.attempt(active[0], type="bid", amount=bid)
+            else:
+                self.attempt(active[0], type="pass")
+        elif owed and me.cash < owed[0].amount:
             self.attempt(BANKER, type="bank_pay", player=me.id, amount=owed[0].amount - me.cash)
         elif owed:
             self.attempt("turn", type="pay_debt")
@@ -135,6 +205,108 @@ class Table(RuleBasedStateMachine):
     def end_turn(self, who):
         self.attempt(who, type="end_turn")
 
+    @precondition(lambda self: self.ready_to_roll())
+    @rule(pick=picks)
+    def the_current_player_collects_a_group(self, pick):
+        """The player on turn collects the unowned lots of a colour group nobody else holds: the
+        banker moves their token just short of each lot, they roll onto it (doubles while more
+        lots remain and a third double is not due) and buy it, the banker topping up the price."""
+        me = self.state.turn
+        open_groups = [lots for lots in GROUPS.values()
+                       if all(self.state.deeds[s].owner in (None, me) for s in lots)
+                       and any(self.state.deeds[s].owner is None for s in lots)]
+        if not open_groups:
+            return
+        lots = [s for s in open_groups[pick % len(open_groups)] if self.state.deeds[s].owner is None]
+        for i, square in enumerate(lots):
+            if not self.ready_to_roll() or self.state.turn != me:
+                return
+            again = i < len(lots) - 1 and self.state.doubles < 2
+            roll = [1, 1] if again else [1, 2]
+            self.attempt(BANKER, type="move", player=me, square=(square - sum(roll)) % 40)
+            self.attempt(me, type="roll", dice=roll)
+            if self.state.pending and self.state.pending.get("square") == square:
+                self.top_up(me, self.state.board[square].price)
+                self.attempt(me, type="buy")
+
+    @precondition(lambda self: self.complete_groups())
+    @rule(pick=picks, who=senders, stray=st.integers(0, 9), funded=st.integers(0, 3))
+    def build(self, pick, who, stray, funded):
+        """The next building on the lowest lot of a complete group (now and then on any lot of
+        one, or on any square); the banker mostly tops up the cost first."""
+        deeds = self.state.deeds
+        lots = [s for group, _ in self.complete_groups() for s in group
+                if stray == 1 or level(deeds[s]) == min(level(deeds[t]) for t in group)]
+        square = pick % 40 if stray == 0 else lots[pick % len(lots)]
+        owner = (deeds[square].owner if square in deeds else None) or self.state.turn
+        if funded and self.state.board[square].house_cost:
+            self.top_up(owner, self.state.board[square].house_cost)
+        actor, extra = self.sender(who, owner)
+        self.attempt(actor, type="build", square=square, **extra)
+
+    @precondition(lambda self: self.streets(lambda d: True))
+    @rule(pick=picks, who=senders, stray=st.integers(0, 9))
+    def sell_building(self, pick, who, stray):
+        """Sell one level of a built lot (now and then of any owned street)."""
+        lots = self.streets(level) if stray else self.streets(lambda d: True)
+        if not lots:
+            return
+        deed = lots[pick % len(lots)]
+        actor, extra = self.sender(who, deed.owner)
+        self.attempt(actor, type="sell_building", square=deed.square, **extra)
+
+    @precondition(lambda self: self.complete_groups())
+    @rule(pick=picks, who=senders, top=st.sampled_from([0, 1, 2, 3, 3, 4, 4, 4, 5]),
+          bumps=st.integers(0, 7), funded=st.integers(0, 3))
+    def set_buildings(self, pick, who, top, bumps, funded):
+        """Set a complete group to even levels: `top` on each lot, one more where `bumps` says
+        (a hotel at most); the banker may top up the price first."""
+        groups = self.complete_groups()
+        lots, owner = groups[pick % len(groups)]
+        new = {s: min(5, top + (bumps >> i & 1)) for i, s in enumerate(lots)}
+        if funded:
+            cost = self.state.board[lots[0]].house_cost
+            old = sum(level(self.state.deeds[s]) for s in lots)
+            self.top_up(owner, (sum(new.values()) - old) * cost)
+        actor, extra = self.sender(who, owner)
+        self.attempt(actor, type="set_buildings", levels={str(s): n for s, n in new.items()}, **extra)
+
+    @precondition(lambda self: any(d.owner is not None for d in self.state.deeds.values()))
+    @rule(pick=picks, who=senders, lift=st.booleans(), funded=st.booleans())
+    def mortgage_or_lift(self, pick, who, lift, funded):
+        """Mortgage an owned deed, or lift the mortgage on one (the banker may top up the cost)."""
+        deeds = [d for d in self.state.deeds.values() if d.owner is not None and d.mortgaged == lift]
+        if not deeds:
+            return
+        deed = deeds[pick % len(deeds)]
+        if lift and funded:
+            self.top_up(deed.owner, self.state.board[deed.square].mortgage * 11 // 10 + 1)
+        actor, extra = self.sender(who, deed.owner)
+        self.attempt(actor, type="unmortgage" if lift else "mortgage", square=deed.square, **extra)
+
+    @rule(player=seats)
+    def holdings_agree_with_apply(self, player):
+        """Every button a player's holdings offer is accepted for exactly its price, and every
+        refusal it shows is the one apply gives."""
+        if not self.state.has_player(player) or self.state.player(player).bankrupt:
+            return
+        before = self.state.player(player).cash
+        for section in holdings(self.state, player):
+            for lot in section["lots"]:
+                for key, (kind, sign) in BUTTONS.items():
+                    if key not in lot:
+                        continue
+                    value, refusal = lot[key]
+                    try:
+                        new, _ = apply(self.state, parse({"type": kind, "square": lot["square"]}),
+                                       Actor(player=player))
+                    except GameError as error:
+                        assert refusal is not None, (key, lot, error.code)
+                        assert (error.code, error.params) == (refusal.code, refusal.params), (key, lot)
+                        continue
+                    assert refusal is None, (key, lot, refusal.code)
+                    assert new.player(player).cash - before == sign * value, (key, lot)
+
     @precondition(lambda self: len(self.entries) > self.setup_length)
     @rule()
     def undo(self):
@@ -183,6 +355,29 @@ class Table(RuleBasedStateMachine):
                 except GameError:
                     accepted = False
                 assert accepted == (kind in offered), (player.id, kind, offered)
+
+    @invariant()
+    def houses_and_hotels_are_neither_made_nor_lost(self):
+        deeds = self.state.deeds.values()
+        assert self.state.bank_houses + sum(d.houses for d in deeds) == HOUSES
+        assert self.state.bank_hotels + sum(d.hotel for d in deeds) == HOTELS
+        assert self.state.bank_houses >= 0 and self.state.bank_hotels >= 0
+        for deed in deeds:
+            assert 0 <= deed.houses <= 4 and not (deed.hotel and deed.houses)
+
+    @invariant()
+    def buildings_stand_evenly_on_whole_unmortgaged_groups_only(self):
+        state = self.state
+        grouped = {s for lots in GROUPS.values() for s in lots}
+        for square, deed in state.deeds.items():
+            assert square in grouped or not level(deed), square  # railroads and utilities stay bare
+        for lots in GROUPS.values():
+            deeds = [state.deeds[s] for s in lots]
+            levels = [level(d) for d in deeds]
+            assert max(levels) - min(levels) <= 1, (lots, levels)
+            if max(levels):
+                assert len({d.owner for d in deeds}) == 1 and deeds[0].owner is not None, lots
+                assert not any(d.mortgaged for d in deeds), lots
 
     @invariant()
     def every_deed_has_at_most_one_owner_and_it_is_a_player(self):
