@@ -9,9 +9,25 @@ tops up the cash a purchase or building needs.
 
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
-from banker.rules import Actor, GameError, Settings, apply, legal_actions, new_game, parse, replay
+from banker.rules import (
+    Actor,
+    GameError,
+    Settings,
+    apply,
+    legal_actions,
+    new_game,
+    parse,
+    replay,
+)
+from banker.rules.cards import deck, holder
 from banker.rules.holdings import holdings
 
 from . import BANKER, GROUPS, GUEST, HOTELS, HOUSES
@@ -151,6 +167,14 @@ class Table(RuleBasedStateMachine):
             self.attempt(BANKER, type="bank_pay", player=me.id, amount=owed[0].amount - me.cash)
         elif owed:
             self.attempt("turn", type="pay_debt")
+        elif state.pending and state.pending["kind"] == "draw":
+            cards = [c["id"] for c in deck(state, state.pending["deck"]) if not holder(state, c["id"])]
+            self.attempt(state.pending["player"], type="draw", deck=state.pending["deck"],
+                         card=cards[(dice[0] * 6 + dice[1]) % len(cards)])
+        elif state.pending and state.pending["kind"] == "utility_roll":
+            self.attempt(state.pending["player"], type="utility_roll", dice=dice)
+        elif state.pending and state.pending["kind"] == "inherit":
+            self.attempt(state.pending["player"], type="receive_deeds")
         elif state.pending:
             affordable = me.cash >= state.board[state.pending["square"]].price
             self.attempt("turn", type="buy" if buys and affordable else "decline")
@@ -166,12 +190,12 @@ class Table(RuleBasedStateMachine):
     def roll(self, who, dice):
         self.attempt(who, type="roll", dice=dice)
 
-    @precondition(lambda self: self.state.pending)
+    @precondition(lambda self: self.state.pending and self.state.pending["kind"] == "buy")
     @rule(who=actors)
     def buy(self, who):
         self.attempt(who, type="buy")
 
-    @precondition(lambda self: self.state.pending)
+    @precondition(lambda self: self.state.pending and self.state.pending["kind"] == "buy")
     @rule(who=actors)
     def decline(self, who):
         self.attempt(who, type="decline")
@@ -400,8 +424,9 @@ class Table(RuleBasedStateMachine):
         state = self.state
         assert state.turn in state.order
         assert 0 <= state.doubles < 3
-        if state.pending:
+        if state.pending and state.pending["kind"] != "inherit":
             assert state.pending["player"] == state.turn
+        if state.pending and state.pending["kind"] == "buy":
             assert state.deeds[state.pending["square"]].owner is None
         for player in state.players:
             assert 0 <= player.position < 40
