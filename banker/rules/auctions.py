@@ -45,6 +45,19 @@ def open_building_auction(state: GameState, building: str, effects: list) -> Non
     effects.append({"kind": "auction_opened", "id": state.auction.id, "building": building})
 
 
+def leave(state: GameState, player_id: int, effects: list) -> None:
+    """A player out of the game (bankrupt) leaves the open auction; a high bid of theirs is void,
+    and the auction closes if nobody else is left bidding against the high bidder."""
+    auction = state.auction
+    if not auction or player_id not in auction.bidders:
+        return
+    if auction.high_bidder == player_id:
+        auction.high_bid, auction.high_bidder = 0, None
+    if player_id not in auction.passed:
+        auction.passed.append(player_id)
+    _close_if_settled(state, effects)
+
+
 def _open(state: GameState) -> Auction:
     if not state.auction:
         raise RuleError("no_auction", N_("No auction is open."))

@@ -1,7 +1,7 @@
 """Debt's last step: what selling and mortgaging everything would raise, bankruptcy to a player
 or to the bank, and the end of the game when one player is left."""
 
-from .auctions import open_deed_auction
+from .auctions import leave, open_deed_auction
 from .buildings import HOTEL, level, set_level
 from .errors import N_, RuleError
 from .money import charge, transfer
@@ -9,7 +9,7 @@ from .mortgages import lift_cost, transfer_fee
 from .networth import standings
 from .state import BANK, GameState
 from .trades import drop_impossible
-from .turns import next_player
+from .turns import next_player, require_no_decision
 
 
 def raisable_cash(state: GameState, player_id: int) -> int:
@@ -38,6 +38,7 @@ def declare(state: GameState, player_id: int, effects: list) -> None:
     if can_raise >= owed(state, player_id):
         raise RuleError("solvent", N_("{player} can still raise {amount} by selling buildings and mortgaging: enough to pay."),
                         player=player_id, amount=can_raise)
+    require_no_decision(state, but=player_id)  # what the bankruptcy brings must not replace it
     creditor = debts[0].creditor
     to_player = isinstance(creditor, int)
     state.debts = [d for d in state.debts if player_id not in (d.debtor, d.creditor)]
@@ -56,8 +57,7 @@ def declare(state: GameState, player_id: int, effects: list) -> None:
     player.bankrupt, player.in_jail, player.jail_rolls = True, False, 0
     if state.pending and state.pending.get("player") == player_id:
         state.pending = None
-    if state.auction and player_id in state.auction.bidders and player_id not in state.auction.passed:
-        state.auction.passed.append(player_id)
+    leave(state, player_id, effects)
     drop_impossible(state, effects)
     if state.turn == player_id:
         _pass_turn(state, player_id, effects)

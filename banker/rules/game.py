@@ -162,9 +162,10 @@ def legal_actions(state: GameState, player_id: int) -> set[str]:
             found.add("bid")
         if auction.high_bidder != player_id:
             found.add("pass")
-    if owed and me.cash + bankruptcy.raisable_cash(state, player_id) < bankruptcy.owed(state, player_id):
-        found.add("bankrupt")
     pending = state.pending
+    if (owed and me.cash + bankruptcy.raisable_cash(state, player_id) < bankruptcy.owed(state, player_id)
+            and not (pending and pending["player"] != player_id)):
+        found.add("bankrupt")
     if pending and pending.get("player") == player_id:
         if pending["kind"] == "buy":
             found.add("decline")

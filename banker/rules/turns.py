@@ -26,8 +26,13 @@ WAITING_FOR = {
 def require_no_pending(state: GameState) -> None:
     """Refuse while the game waits for a decision or an auction."""
     require_no_auction(state)
+    require_no_decision(state)
+
+
+def require_no_decision(state: GameState, but: int | None = None) -> None:
+    """Refuse while the game waits for a decision (other than one of player `but`'s)."""
     pending = state.pending
-    if pending:
+    if pending and pending["player"] != but:
         details = {k: v for k, v in pending.items() if k != "kind"}
         raise RuleError("decision_pending", WAITING_FOR[pending["kind"]], **details)
 

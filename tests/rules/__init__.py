@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.rules import Actor, GameError, apply, new_game, parse
+from banker.rules import Actor, GameError, apply, new_game, parse, replay
 
 BANKER = Actor(banker=True)
 GUEST = Actor()
@@ -121,7 +121,42 @@ def on_board(state) -> tuple[int, int]:
     return sum(d.houses for d in deeds), sum(d.hotel for d in deeds)
 
 
+def _reference(name: str) -> dict:
+    return json.loads((Path(__file__).with_name("reference") / name).read_text(encoding="utf-8"))
+
+
 def reference_board() -> dict:
     """The reference board (a verbatim copy of the project's shared reference/board_us.json):
     prices, rents, house costs and mortgage figures sourced independently of the engine's data."""
-    return json.loads((Path(__file__).with_name("reference") / "board_us.json").read_text(encoding="utf-8"))
+    return _reference("board_us.json")
+
+
+def reference_cards() -> dict:
+    """The reference decks (a verbatim copy of the project's shared reference/cards_us.json):
+    each card's effect and, for the cards that move a token, where it lands from each draw square
+    and whether it passes GO, sourced independently of the engine's edition file."""
+    return _reference("cards_us.json")
+
+
+class Logged:
+    """A game kept as its log of (actor, action) pairs, the way the store keeps it, so that undo
+    can be checked as the store does it: replay the log without its newest entry."""
+
+    def __init__(self, players: int = 2, settings=None):
+        self.settings = settings
+        self.log = []
+        self.state = new_game("us", settings)
+        for name, token in SEATS[:players]:
+            self.do(GUEST, "join", name=name, token=token)
+        self.do(BANKER, "start", order=list(range(1, players + 1)))
+
+    def do(self, who, type, **fields) -> list[dict]:
+        """Apply one action, log it and return its effects."""
+        action = parse({"type": type, **fields})
+        self.state, effects = apply(self.state, action, as_actor(who))
+        self.log.append((as_actor(who), action.to_dict()))
+        return effects
+
+    def undone(self):
+        """The state the store rebuilds when the newest action is undone."""
+        return replay("us", self.settings, self.log[:-1])
