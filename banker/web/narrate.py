@@ -228,7 +228,10 @@ def story(state: GameState, effect: dict) -> str | None:
 
 
 def summary(state: GameState, effects: list[dict]) -> str:
-    """All the effects of one action as a short paragraph."""
+    """All the effects of one action as a short paragraph (once it ended the game, nobody's turn
+    comes next: the last bankruptcy passes the turn before the end, and that is not told)."""
+    if any(e["kind"] == "ended" for e in effects):
+        effects = [e for e in effects if e["kind"] != "turn"]
     return " ".join(text for text in (story(state, e) for e in effects) if text)
 
 

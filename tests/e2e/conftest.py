@@ -43,6 +43,18 @@ def join(phone, url: str, name: str, token_label: str) -> None:
     expect(phone.get_by_role("heading", level=1)).to_contain_text(name)
 
 
+def roll(phone, a: int, b: int) -> None:
+    """On a phone's turn panel: tap the chip for each die, then Move."""
+    from playwright.sync_api import expect
+
+    turn = phone.locator("#turn")
+    for die, value in (("Die 1", a), ("Die 2", b)):
+        turn.get_by_role("group", name=die).get_by_text(str(value), exact=True).tap()
+    expect(turn.get_by_role("group", name="Die 1").get_by_role("radio", name=str(a))).to_be_checked()
+    expect(turn.get_by_role("group", name="Die 2").get_by_role("radio", name=str(b))).to_be_checked()
+    turn.get_by_role("button", name="Move").tap()
+
+
 def check_phone_layout(phone, what: str) -> None:
     """At 360 px wide: no horizontal scrolling, and every tap target at least 44 px tall (a checkbox
     counts by the label around it, which is what a thumb hits)."""
