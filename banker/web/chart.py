@@ -12,7 +12,8 @@ from ..rules.networth import net_worth
 # The token colours of static/css/app.css, for lines that must match the dots on the screen.
 TOKEN_COLOURS = {"hat": "#222222", "car": "#d62828", "dog": "#8d5524", "iron": "#6c757d",
                  "ship": "#1d4ed8", "wheelbarrow": "#2a9d8f", "thimble": "#9d4edd", "cat": "#f77f00"}
-WIDTH, HEIGHT, PAD = 640, 300, 44
+# A 480-wide drawing with 20-unit text reads at about 13 px on a 320 px phone and scales up.
+WIDTH, HEIGHT, PAD, TEXT = 480, 300, 56, 20
 
 
 def worth_history(game: Game) -> dict[int, list[int]]:
@@ -50,8 +51,8 @@ def worth_chart(game: Game, players: list) -> Markup:
              f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">',
              f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
              f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
-             f'<text x="{PAD - 6}" y="{PAD + 4}" text-anchor="end" font-size="12">{top:,}</text>',
-             f'<text x="{PAD - 6}" y="{HEIGHT - PAD + 4}" text-anchor="end" font-size="12">0</text>']
+             f'<text x="{PAD - 6}" y="{PAD + 6}" text-anchor="end" font-size="{TEXT}">{top:,}</text>',
+             f'<text x="{PAD - 6}" y="{HEIGHT - PAD + 6}" text-anchor="end" font-size="{TEXT}">0</text>']
     for n, p in enumerate(players):
         values = series.get(p.id, [])
         colour = TOKEN_COLOURS.get(p.token, "#000")
@@ -60,7 +61,7 @@ def worth_chart(game: Game, players: list) -> Markup:
             parts.append(f'<polyline data-player="{p.id}" fill="none" stroke="{colour}" stroke-width="3" '
                          f'stroke-linejoin="round" points="{points}"/>')
         x = PAD + n * (plot_w / max(len(players), 1))
-        parts.append(f'<rect x="{x:.1f}" y="{HEIGHT - 22}" width="14" height="14" fill="{colour}"/>'
-                     f'<text x="{x + 18:.1f}" y="{HEIGHT - 10}" font-size="14">{escape(p.name)}</text>')
+        parts.append(f'<rect x="{x:.1f}" y="{HEIGHT - 30}" width="18" height="18" fill="{colour}"/>'
+                     f'<text x="{x + 24:.1f}" y="{HEIGHT - 14}" font-size="{TEXT}">{escape(p.name)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
