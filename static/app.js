@@ -41,7 +41,7 @@ function restoreAutoClose(root) {
 document.addEventListener("htmx:load", (event) => restoreAutoClose(event.target));
 function tickCountdowns() {
   restoreAutoClose(document);
-  document.querySelectorAll("form[data-countdown]").forEach((form) => {
+  document.querySelectorAll("form[data-countdown][data-armed]").forEach((form) => {
     const key = form.dataset.countdown;
     countdownStarts[key] ??= Date.now();
     const left = Math.max(0, Number(form.dataset.seconds) - Math.floor((Date.now() - countdownStarts[key]) / 1000));
@@ -64,3 +64,20 @@ setInterval(() => {
     clock.classList.toggle("over", left === 0);
   });
 }, 1000);
+
+// Forms that need a second thought ask first; stopping the event here (capture phase) keeps
+// it from htmx and from the browser alike. A payment above the player's cash is allowed (it
+// becomes a debt), but a typo should not ruin the evening.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  let question = form.dataset.confirm;
+  const amount = form.querySelector("input[name=amount]");
+  const cash = document.querySelector("#wallet [data-cash]");
+  if (!question && form.dataset.overCash && amount && cash && Number(amount.value) > Number(cash.dataset.cash)) {
+    question = form.dataset.overCash.replace("{cash}", cash.textContent.trim());
+  }
+  if (question && !confirm(question)) {
+    event.preventDefault();
+    event.stopPropagation();
+  }
+}, true);

@@ -8,13 +8,14 @@ from flask import current_app, request, url_for
 from .. import qr, store
 from ..models import Game
 from ..rules import legal_actions
-from ..rules.holdings import holdings
-from ..rules.mortgages import lift_cost
-from ..rules.trades import outlook, tradeable
-from ..rules.state import BANK, TOKENS, GameState
-from ..rules.view import state_json
 from ..rules.bankruptcy import owed, raisable_cash
 from ..rules.cards import deck, holder
+from ..rules.holdings import holdings
+from ..rules.lobby import needs_opening_roll
+from ..rules.mortgages import lift_cost
+from ..rules.state import BANK, TOKENS, GameState
+from ..rules.trades import outlook, tradeable
+from ..rules.view import state_json
 from .chart import worth_chart
 from .narrate import card_label, explain, involves, party, refusal, summary
 
@@ -132,9 +133,18 @@ def table_context(game: Game, banker: bool) -> dict:
         undoable=_undoable(game, state) if banker else None,
     )
     if state.status == "lobby":
-        context["join_qr"] = qr.svg(context["join_url"])
+        context.update(join_qr=qr.svg(context["join_url"]), **_seat_places(state))
     context.update(_time_limit(game, state))
     return context
+
+
+def _seat_places(state: GameState) -> dict:
+    """The lobby's suggested seat order: by opening rolls so far (highest first), then the rest
+    in joining order; and whether the rolls alone now decide the whole order."""
+    ranked = sorted(state.players, key=lambda p: (not p.opening_rolls, [-r for r in p.opening_rolls]))
+    waiting = [p for p in state.players if needs_opening_roll(state, p)]
+    return {"seat_places": {p.id: n for n, p in enumerate(ranked, 1)},
+            "rolls_done": len(state.players) >= 2 and not waiting}
 
 
 def _time_limit(game: Game, state: GameState) -> dict:

@@ -1,6 +1,7 @@
 """The front page: create a game."""
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from .. import store
 from ..rules.errors import GameError
@@ -40,3 +41,13 @@ def settings_from_form(form) -> dict:
             # Typed like the default (75 for luxury_tax, "2008" for community_chest) when it can be.
             settings[key] = int(value) if isinstance(default, int) and value.lstrip("-").isdigit() else value
     return settings
+
+
+@bp.get("/join")
+def join_code():
+    """The "join a game" box: on to the game's join page, or say the code is unknown."""
+    code = request.args.get("code", "").strip().upper()
+    if not code or store.find_game(code) is None:
+        message = _("There is no game with the code %(code)s. Check it on the host screen.", code=code)
+        return render_template("error.html", message=message), 404
+    return redirect(url_for("join.page", code=code))

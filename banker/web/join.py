@@ -59,7 +59,8 @@ def rejoin(code, token):
     if actor is None or actor.player is None:
         message = _("This rejoin code is no longer valid; ask the banker for a new one.")
         return render_template("error.html", message=message), 404
-    remember("seat", game.code, token)
+    # The link is used up: this phone gets a fresh secret, so a second scan cannot take the seat too.
+    remember("seat", game.code, store.new_seat_token(game, actor.player))
     return redirect(url_for("player.page", code=game.code))
 
 

@@ -113,7 +113,7 @@ JAIL_WHY = {
 
 JAIL_EXIT = {
     "doubles": lambda p: _("{player} rolled doubles and leaves jail.").format(**p),
-    "fine": lambda p: _("{player} paid the fine and leaves jail.").format(**p),
+    "fine": lambda p: _("{player} leaves jail.").format(**p),
     "third_roll": lambda p: _("Third try: {player} pays the fine and leaves jail.").format(**p),
     "card": lambda p: _("{player} used a Get Out of Jail Free card and leaves jail.").format(**p),
 }
