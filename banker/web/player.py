@@ -54,6 +54,7 @@ def trade(code, partner):
     if request.method == "POST":
         return perform(game, seat, request.form, here, done=url_for("player.page", code=game.code))
     state = store.load_state(game)
-    if partner == seat.player or not state.has_player(partner):
+    if partner == seat.player or not state.has_player(partner) or state.player(partner).bankrupt \
+            or state.player(seat.player).bankrupt:
         abort(404)
     return render_template("player/trade.html", **composer_context(game, seat.player, partner))

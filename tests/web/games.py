@@ -87,8 +87,9 @@ def deed(state: dict, square: int) -> dict:
 class Scenario:
     """A situation in which `action` is legal for Ann (seat 1), and how to tell it was applied.
 
-    `steps` are (who, action) pairs sent through the API first. The banker sends the action with
-    `"player": 1` unless it is `seatless` (start, undo).
+    `steps` are (who, action) pairs sent through the API first, in a game of `players` seats made
+    with `rules`. The banker sends the action with `"player": 1` unless it is `seatless` (start,
+    undo, close_auction, end_game, seed_jackpot).
     """
 
     action: dict
@@ -98,6 +99,8 @@ class Scenario:
     lobby: bool = False
     banker_only: bool = False
     seatless: bool = False
+    players: int = 2
+    rules: dict | None = None
 
     def by_banker(self) -> dict:
         return self.action if self.seatless else {**self.action, "player": 1}
@@ -110,6 +113,29 @@ BROWN = (("banker", {"type": "move", "player": 1, "square": 39}),
          (1, {"type": "roll", "dice": [1, 1]}), (1, {"type": "buy"}),
          (1, {"type": "roll", "dice": [1, 1]}), (1, {"type": "buy"}))
 BOB_BIDS_100 = (2, {"type": "offer_trade", "to": 1, "give": {"cash": 100}, "get": {"squares": [3]}})
+# Chance is on squares 7, 22 and 36, Community Chest on 2, 17 and 33.
+TO_CHANCE = (1, {"type": "roll", "dice": [3, 4]})  # Ann on Chance (7), to draw
+TO_CHEST = (1, {"type": "roll", "dice": [1, 1]})  # Ann on Community Chest (2), doubles, to draw
+# Bob wins Electric Company at auction for $10; the banker puts Ann (who rolled doubles) on 4
+# and she rolls to Chance (7).
+BOB_HAS_ELECTRIC = ((1, {"type": "roll", "dice": [6, 6]}), (1, {"type": "decline"}),
+                    (2, {"type": "bid", "amount": 10}), (1, {"type": "pass"}))
+NEAREST_UTILITY = (*BOB_HAS_ELECTRIC, ("banker", {"type": "move", "player": 1, "square": 4}),
+                   (1, {"type": "roll", "dice": [1, 2]}),
+                   (1, {"type": "draw", "deck": "chance", "card": "ch_nearest_utility"}))
+# Ann keeps the Community Chest Get Out of Jail Free card, a Chance card sends her to jail, Bob
+# takes his turn: Ann's turn, in jail, holding the card.
+JAILED_WITH_CARD = (TO_CHEST, (1, {"type": "draw", "deck": "chest", "card": "cc21_rescue_puppy"}),
+                    (1, {"type": "roll", "dice": [2, 3]}),
+                    (1, {"type": "draw", "deck": "chance", "card": "ch_go_to_jail"}),
+                    (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [4, 6]}), (2, {"type": "end_turn"}))
+ANN_OWES_BOB = (1, {"type": "pay", "to": 2, "amount": 2000})  # more than she has: a debt to Bob
+# Three players: Bob buys Baltic Avenue, mortgages it and goes bankrupt to Ann, who receives it
+# with his last $1,470 and must settle the mortgage.
+BOB_BANKRUPT_TO_ANN = ((1, {"type": "roll", "dice": [4, 6]}), (1, {"type": "end_turn"}),
+                       (2, {"type": "roll", "dice": [1, 2]}), (2, {"type": "buy"}),
+                       (2, {"type": "mortgage", "square": 3}), (2, {"type": "pay", "to": 1, "amount": 2000}),
+                       (2, {"type": "bankrupt"}))
 SCENARIOS = {
     "opening_roll": Scenario(
         {"type": "opening_roll", "dice": [3, 4]}, lobby=True,
@@ -154,7 +180,7 @@ SCENARIOS = {
         steps=(("banker", {"type": "move", "player": 1, "square": 27}), (1, {"type": "roll", "dice": [1, 2]}),
                (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [4, 6]}), (2, {"type": "end_turn"})),
         done=lambda s: not seat(s, 1)["in_jail"] and seat(s, 1)["cash"] == 1450,
-        says="Ann paid the fine and leaves jail."),
+        says="Ann paid the $50 jail fine. Ann leaves jail."),
     "end_turn": Scenario(
         {"type": "end_turn"}, steps=((1, {"type": "roll", "dice": [4, 6]}),),
         done=lambda s: s["turn"] == 2 and not s["rolled"], says="It is Bob's turn."),
@@ -225,6 +251,41 @@ SCENARIOS = {
         steps=(*BALTIC, (1, {"type": "offer_trade", "to": 2, "give": {"squares": [3]}, "get": {"cash": 100}})),
         done=lambda s: s["trades"] == [] and deed(s, 3)["owner"] == 1,
         says="Ann withdrew a trade offer."),
+    # Cards, taxes, bankruptcy and the end.
+    "draw": Scenario(
+        {"type": "draw", "deck": "chance", "card": "ch_dividend"}, steps=(TO_CHANCE,),
+        done=lambda s: s["pending"] is None and seat(s, 1)["cash"] == 1550,
+        says="Ann drew “Collect $50”."),
+    "utility_roll": Scenario(
+        {"type": "utility_roll", "dice": [2, 3]}, steps=NEAREST_UTILITY,
+        done=lambda s: s["pending"] is None and (seat(s, 1)["cash"], seat(s, 2)["cash"]) == (1450, 1540),
+        says="Ann paid Bob $50 rent for Electric Company (10 × 5)."),
+    "use_jail_card": Scenario(
+        {"type": "use_jail_card", "card": "cc21_rescue_puppy"}, steps=JAILED_WITH_CARD,
+        done=lambda s: not seat(s, 1)["in_jail"] and seat(s, 1)["jail_cards"] == [] and seat(s, 1)["cash"] == 1500,
+        says="Ann used a Get Out of Jail Free card and leaves jail."),
+    "income_tax": Scenario(
+        {"type": "income_tax", "choice": "percent"}, steps=((1, {"type": "roll", "dice": [1, 3]}),),
+        rules={"income_tax": "choice"},
+        done=lambda s: s["pending"] is None and seat(s, 1)["cash"] == 1350, says="Ann paid $150 Income Tax."),
+    "bankrupt": Scenario(
+        {"type": "bankrupt"}, steps=(ANN_OWES_BOB,), players=3,
+        done=lambda s: seat(s, 1)["bankrupt"] and seat(s, 2)["cash"] == 3000 and s["debts"] == []
+        and s["turn"] == 2 and s["status"] == "playing",
+        says="Ann is bankrupt; everything goes to Bob."),
+    "receive_deeds": Scenario(
+        {"type": "receive_deeds", "lift": [3]}, steps=BOB_BANKRUPT_TO_ANN, players=3,
+        done=lambda s: s["pending"] is None and deed(s, 3)["owner"] == 1 and not deed(s, 3)["mortgaged"]
+        and seat(s, 1)["cash"] == 1500 + 1470 - 33,
+        says="Ann lifted the mortgage on Baltic Avenue for $33."),
+    "end_game": Scenario(
+        {"type": "end_game"}, banker_only=True, seatless=True, steps=((1, {"type": "pay", "to": 2, "amount": 25}),),
+        done=lambda s: s["status"] == "ended" and [w["player"] for w in s["standings"]] == [2, 1],
+        says="The game is over: Bob wins!"),
+    "seed_jackpot": Scenario(
+        {"type": "seed_jackpot", "amount": 100}, banker_only=True, seatless=True,
+        rules={"free_parking_jackpot": True},
+        done=lambda s: s["free_parking"] == 100, says="The banker put $100 into the Free Parking pot."),
 }
 SEAT_ACTIONS = [name for name, s in SCENARIOS.items() if not s.banker_only]
 BANKER_ONLY = [name for name, s in SCENARIOS.items() if s.banker_only]
@@ -240,7 +301,7 @@ def play(game: Game, *steps) -> Game:
 def ready(client, name: str) -> Game:
     """A new game brought to the scenario's situation through the API."""
     scenario = SCENARIOS[name]
-    game = new_game(client, start=not scenario.lobby)
+    game = new_game(client, players=scenario.players, start=not scenario.lobby, rules=scenario.rules)
     for who, action in scenario.steps:
         game.ok(who, **action)
     assert not scenario.done(game.state())
@@ -285,8 +346,9 @@ def form(action: dict, csrf: str | None, nonce: str | None = None) -> dict:
 
 @dataclass
 class PageForm:
-    """A <form> as a page shows it: where it posts, its fields as a browser sends them, its
-    checkboxes (name, value, checked) and its buttons (text, disabled, title)."""
+    """A <form> as a page shows it: where it posts, its fields as a browser sends them (a select
+    sends its selected option), its checkboxes (name, value, checked), its buttons (text,
+    disabled, title) and each select's options (value list by name)."""
 
     action: str
     classes: str = ""
@@ -294,6 +356,7 @@ class PageForm:
     fields: list = field(default_factory=list)
     boxes: list = field(default_factory=list)
     buttons: list = field(default_factory=list)
+    choices: dict = field(default_factory=dict)
 
     def get(self, name: str) -> str | None:
         return next((v for n, v in self.fields if n == name), None)
@@ -336,6 +399,8 @@ class _FormParser(HTMLParser):
         self.forms: list[PageForm] = []
         self.current: PageForm | None = None
         self.button: list | None = None
+        self.select: dict | None = None
+        self.option: list | None = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -344,6 +409,14 @@ class _FormParser(HTMLParser):
             self.forms.append(self.current)
         elif self.current is None:
             return
+        elif tag == "select" and a.get("name"):
+            self.select = {"name": a["name"], "options": [], "selected": None}
+        elif tag == "option" and self.select is not None:
+            # [value, disabled]; an option without a value sends its text
+            self.option = [a.get("value"), "disabled" in a]
+            self.select["options"].append(self.option)
+            if "selected" in a:
+                self.select["selected"] = self.option
         elif tag == "input" and a.get("name"):
             if a.get("type") in ("checkbox", "radio"):
                 self.current.boxes.append((a["name"], a.get("value", "on"), "checked" in a))
@@ -355,9 +428,21 @@ class _FormParser(HTMLParser):
     def handle_data(self, data):
         if self.button is not None:
             self.button[0] += data
+        if self.option is not None and self.option[0] is None:
+            self.option[0] = data.strip()
 
     def handle_endtag(self, tag):
-        if tag == "button" and self.button is not None and self.current is not None:
+        if tag == "option":
+            self.option = None
+        elif tag == "select" and self.select is not None and self.current is not None:
+            # A browser sends the selected option (else the first enabled one), nothing for a disabled one.
+            options = self.select["options"]
+            self.current.choices[self.select["name"]] = [v for v, disabled in options if not disabled]
+            chosen = self.select["selected"] or next((o for o in options if not o[1]), None)
+            if chosen and not chosen[1]:
+                self.current.fields.append((self.select["name"], chosen[0]))
+            self.select = None
+        elif tag == "button" and self.button is not None and self.current is not None:
             self.current.buttons.append((" ".join(self.button[0].split()), self.button[1], self.button[2]))
             self.button = None
         elif tag == "form":

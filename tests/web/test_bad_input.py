@@ -2,7 +2,7 @@
 
 import pytest
 
-from .games import AUCTION, BALTIC, BROWN, bearer, play
+from .games import AUCTION, BALTIC, BROWN, JAILED_WITH_CARD, TO_CHANCE, TO_CHEST, bearer, new_game, play
 
 BAD_ACTIONS = [
     pytest.param(1, {"type": "fly"}, 400, "Unknown action type: fly.", id="unknown-action"),
@@ -293,3 +293,131 @@ def test_a_bad_home_form_says_why(client):
     assert response.status_code == 422
     assert "start_cash must be a whole number from 0 to 100000." in response.get_data(as_text=True)
     assert_no_traceback(response)
+
+
+# Ann keeps the Chance Get Out of Jail Free card; Bob rolls to Chance (7) and must draw.
+ANN_HOLDS_CHANCE_CARD = (TO_CHANCE, (1, {"type": "draw", "deck": "chance", "card": "ch_get_out_of_jail_free"}),
+                         (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [3, 4]}))
+IN_JAIL = (("banker", {"type": "move", "player": 1, "square": 27}), (1, {"type": "roll", "dice": [1, 2]}),
+           (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [4, 6]}), (2, {"type": "end_turn"}))
+ENDED = (("banker", {"type": "end_game"}),)
+CHOICE = {"income_tax": "choice"}
+JACKPOT = {"free_parking_jackpot": True}
+OVER = "The game is over."
+BAD_CARD_DEBT_AND_END_ACTIONS = [
+    # Cards
+    pytest.param(None, (TO_CHANCE,), 1, {"type": "draw", "deck": "chest", "card": "cc21_walking_path"}, 409,
+                 "Ann draws from Chance here.", id="draw-from-the-wrong-deck"),
+    pytest.param(None, (TO_CHEST,), 1, {"type": "draw", "deck": "chance", "card": "ch_dividend"}, 409,
+                 "Ann draws from Community Chest here.", id="draw-chance-on-chest"),
+    pytest.param(None, (TO_CHANCE,), 1, {"type": "draw", "deck": "chance", "card": "cc21_walking_path"}, 400,
+                 "There is no card cc21_walking_path in that deck.", id="draw-a-chest-card-from-chance"),
+    pytest.param({"community_chest": "2008"}, (TO_CHEST,), 1,
+                 {"type": "draw", "deck": "chest", "card": "cc21_walking_path"}, 400,
+                 "There is no card cc21_walking_path in that deck.", id="draw-a-2021-card-from-the-2008-chest"),
+    pytest.param(None, (TO_CHANCE,), 1, {"type": "draw", "deck": "chance", "card": "ch_lottery"}, 400,
+                 "There is no card ch_lottery in that deck.", id="draw-an-unknown-card"),
+    pytest.param(None, (), 1, {"type": "draw", "deck": "chance", "card": "ch_dividend"}, 409,
+                 "Ann has no card to draw now.", id="draw-when-none-is-due"),
+    pytest.param(None, (TO_CHANCE,), 2, {"type": "draw", "deck": "chance", "card": "ch_dividend"}, 409,
+                 "Bob has no card to draw now.", id="draw-for-someone-elses-square"),
+    pytest.param(None, ANN_HOLDS_CHANCE_CARD, 2, {"type": "draw", "deck": "chance", "card": "ch_get_out_of_jail_free"},
+                 409, "That card is in Ann's hand, not in the deck.", id="draw-a-card-in-a-hand"),
+    pytest.param(None, (TO_CHANCE,), 1, {"type": "draw", "deck": "chance"}, 400, "Pick the card you drew.",
+                 id="draw-no-card"),
+    pytest.param(None, (TO_CHANCE,), 1, {"type": "draw", "deck": "moon", "card": "ch_dividend"}, 400,
+                 "deck must be chance or chest.", id="draw-from-the-moon"),
+    pytest.param(None, (TO_CHANCE,), 1, {"type": "draw", "deck": "chance", "card": 7}, 400, "card must be a card id.",
+                 id="draw-card-number"),
+    pytest.param(None, (TO_CHANCE,), 1, {"type": "draw", "deck": "chance", "card": "x" * 41}, 400,
+                 "card must be a card id.", id="draw-card-id-too-long"),
+    pytest.param(None, (TO_CHANCE,), 1, {"type": "roll", "dice": [1, 2]}, 409, None, id="roll-before-drawing"),
+    pytest.param(None, (TO_CHANCE,), 1, {"type": "end_turn"}, 409, None, id="end-turn-before-drawing"),
+    pytest.param(None, (), 1, {"type": "utility_roll", "dice": [1, 2]}, 409, "Ann has no utility roll to make.",
+                 id="utility-roll-when-none-is-due"),
+    pytest.param(None, (), 1, {"type": "use_jail_card"}, 409, "Ann is not in jail.", id="jail-card-out-of-jail"),
+    pytest.param(None, IN_JAIL, 1, {"type": "use_jail_card"}, 409, "Ann has no Get Out of Jail Free card.",
+                 id="jail-card-without-one"),
+    pytest.param(None, JAILED_WITH_CARD, 1, {"type": "use_jail_card", "card": "ch_get_out_of_jail_free"}, 409,
+                 "Ann does not hold that card.", id="jail-card-not-held"),
+    # Income Tax
+    pytest.param(CHOICE, (), 1, {"type": "income_tax", "choice": "flat"}, 409,
+                 "Ann has no Income Tax to choose now.", id="income-tax-none-due"),
+    pytest.param(None, ((1, {"type": "roll", "dice": [1, 3]}),), 1, {"type": "income_tax", "choice": "percent"}, 409,
+                 "Ann has no Income Tax to choose now.", id="income-tax-after-the-flat-tax"),
+    pytest.param(CHOICE, ((1, {"type": "roll", "dice": [1, 3]}),), 1, {"type": "income_tax", "choice": "half"}, 400,
+                 "choice must be flat or percent.", id="income-tax-bad-choice"),
+    pytest.param(CHOICE, ((1, {"type": "roll", "dice": [1, 3]}),), 1, {"type": "income_tax"}, 400,
+                 "income_tax needs choice.", id="income-tax-no-choice"),
+    pytest.param(CHOICE, ((1, {"type": "roll", "dice": [1, 3]}),), 1, {"type": "end_turn"}, 409, None,
+                 id="end-turn-before-the-tax"),
+    # Debts and bankruptcy
+    pytest.param(None, (), 1, {"type": "bankrupt"}, 409, "Ann owes nothing and cannot go bankrupt.",
+                 id="bankrupt-without-debt"),
+    pytest.param(None, (*BROWN, (1, {"type": "build", "square": 3}), (1, {"type": "pay", "to": "bank", "amount": 1600})),
+                 1, {"type": "bankrupt"}, 409,
+                 "Ann can still raise $1,615 by selling buildings and mortgaging: enough to pay.",
+                 id="bankrupt-while-solvent"),
+    pytest.param(None, ((1, {"type": "pay", "to": 2, "amount": 1500}),), 1, {"type": "bankrupt"}, 409,
+                 "Ann owes nothing and cannot go bankrupt.", id="bankrupt-after-paying-everything"),
+    pytest.param(None, (), 1, {"type": "receive_deeds"}, 409, "Ann has no mortgaged deeds to settle.",
+                 id="receive-nothing"),
+    # The end, and the jackpot
+    pytest.param(None, ENDED, "banker", {"type": "end_game"}, 409, OVER, id="end-twice"),
+    pytest.param(None, ENDED, 1, {"type": "roll", "dice": [1, 2]}, 409, OVER, id="roll-after-the-end"),
+    pytest.param(None, ENDED, 1, {"type": "pay", "to": 2, "amount": 5}, 409, OVER, id="pay-after-the-end"),
+    pytest.param(None, ENDED, "banker", {"type": "bank_pay", "player": 1, "amount": 5}, 409, OVER,
+                 id="bank-pays-after-the-end"),
+    pytest.param(None, ENDED, "banker", {"type": "move", "player": 1, "square": 5}, 409, OVER,
+                 id="move-after-the-end"),
+    pytest.param(None, ENDED, 1, {"type": "offer_trade", "to": 2, "give": {"cash": 5}}, 409, OVER,
+                 id="trade-after-the-end"),
+    pytest.param(JACKPOT, ENDED, "banker", {"type": "seed_jackpot", "amount": 5}, 409, OVER,
+                 id="seed-after-the-end"),
+    pytest.param(None, (TO_CHANCE, *ENDED), 1, {"type": "draw", "deck": "chance", "card": "ch_dividend"}, 409, OVER,
+                 id="draw-after-the-end"),
+    pytest.param(None, ENDED, "banker", {"type": "start"}, 409, "The game has already started.",
+                 id="start-after-the-end"),
+    pytest.param(None, (), "banker", {"type": "seed_jackpot", "amount": 100}, 409,
+                 "This game has no Free Parking jackpot.", id="seed-without-the-jackpot-rule"),
+    pytest.param(JACKPOT, (), "banker", {"type": "seed_jackpot", "amount": 0}, 400,
+                 "amount must be from 1 to 1000000.", id="seed-nothing"),
+    pytest.param(JACKPOT, (), "banker", {"type": "seed_jackpot"}, 400, "seed_jackpot needs amount.",
+                 id="seed-no-amount"),
+]
+
+
+@pytest.mark.parametrize("rules, steps, who, action, status, says", BAD_CARD_DEBT_AND_END_ACTIONS)
+def test_a_bad_card_tax_bankruptcy_or_end_action_is_refused_and_changes_nothing(
+        client, rules, steps, who, action, status, says):
+    game = play(new_game(client, rules=rules), *steps)
+    before = game.state()
+    response = game.act(who, **action)
+    assert response.status_code == status, response.get_json()
+    error = response.get_json()["error"]
+    assert error["code"] and error["message"]
+    if says:
+        assert error["message"] == says
+    assert_no_traceback(response)
+    assert game.state() == before
+
+
+def test_acting_for_a_bankrupt_seat_or_paying_one_is_refused(client):
+    game = play(new_game(client, players=3), (1, {"type": "pay", "to": 2, "amount": 2000}), (1, {"type": "bankrupt"}))
+    before = game.state()
+    for who, action, says in [
+        (1, {"type": "pay", "to": 2, "amount": 5}, "Ann is bankrupt and out of the game."),
+        ("banker", {"type": "bank_pay", "player": 1, "amount": 5}, "Ann is bankrupt and out of the game."),
+        (1, {"type": "bankrupt"}, "Ann is bankrupt and out of the game."),
+        (2, {"type": "pay", "to": 1, "amount": 5}, "Ann is bankrupt and out of the game."),
+    ]:
+        response = game.act(who, **action)
+        assert response.status_code == 409 and response.get_json()["error"]["message"] == says, action
+    assert game.state() == before
+
+
+def test_the_game_cannot_end_before_it_starts(lobby):
+    response = lobby.act("banker", type="end_game")
+    assert response.status_code == 409
+    assert response.get_json()["error"]["message"] == "The game has not started yet."
+    assert lobby.state()["status"] == "lobby"

@@ -133,8 +133,34 @@ def test_a_trade_with_yourself_is_refused_through_the_api(game):
     assert game.state() == before
 
 
-def test_a_trade_with_a_bankrupt_player_is_refused():
-    pytest.skip("no action makes a player bankrupt yet, so a bankrupt seat cannot be arranged through the API")
+def test_a_trade_with_a_bankrupt_player_is_refused_and_their_open_offers_are_dropped(client, phone):
+    game = play(new_game(client, players=3),
+                (1, {"type": "offer_trade", "to": 3, "give": {"cash": 50}}),
+                (3, {"type": "offer_trade", "to": 1, "give": {"cash": 20}}),
+                (3, {"type": "pay", "to": 2, "amount": 2000}))
+    assert len(game.state()["trades"]) == 2
+    result = game.ok(3, type="bankrupt")
+    assert [e["kind"] for e in result["events"]].count("trade_dropped") == 2
+    state = game.state()
+    assert state["trades"] == [] and seat(state, 3)["bankrupt"]
+    for who, action, says in [
+        (1, {"type": "offer_trade", "to": 3, "give": {"cash": 50}}, "Cy is out of the game."),
+        (2, {"type": "offer_trade", "to": 3, "get": {"cash": 5}}, "Cy is out of the game."),
+        (3, {"type": "offer_trade", "to": 1, "give": {"cash": 5}}, "Cy is bankrupt and out of the game."),
+    ]:
+        response = game.act(who, **action)
+        assert response.status_code == 409 and response.get_json()["error"]["message"] == says
+    assert game.state() == state
+    ann = phone(game, 1)
+    page = unescape(ann.page())
+    assert "Trade with Bob" in page and "Trade with Cy" not in page
+    assert not offer_cards(page, "outgoing") and not offer_cards(page, "incoming")
+    assert "The offer between Ann and Cy can no longer happen and was removed." in page
+    assert ann.client.get(f"/p/{game.code}/trade/3").status_code == 404
+    response = ann.client.post(f"/p/{game.code}/trade/3", data={"csrf_token": ann.csrf, "type": "offer_trade",
+                                                                  "to": "3", "give_cash": "50"}, headers=HTMX)
+    assert response.status_code == 422 and "Cy is out of the game." in response.get_data(as_text=True)
+    assert game.state() == state
 
 
 def test_the_receiver_sees_the_deeds_and_a_lift_choice_for_each_mortgaged_deed(game, host, phone):

@@ -11,7 +11,7 @@ from banker.rules import GameState
 
 import pytest
 
-from .games import BROWN, SCENARIOS, new_game, play, ready, seat
+from .games import BROWN, SCENARIOS, TO_CHANCE, new_game, play, ready, seat
 
 SEQUENCE = [
     (1, {"type": "roll", "dice": [1, 2]}),          # Ann to Baltic Avenue, offered
@@ -52,11 +52,12 @@ def test_repeated_undo_restores_money_deeds_positions_turn_and_debts_exactly(gam
 
 NEW_ACTIONS = ["decline", "bid", "pass", "close_auction", "auction_building", "build", "sell_building",
                "set_buildings", "mortgage", "unmortgage", "offer_trade", "accept_trade", "reject_trade",
-               "withdraw_trade"]
+               "withdraw_trade", "draw", "utility_roll", "use_jail_card", "income_tax", "bankrupt",
+               "receive_deeds", "end_game", "seed_jackpot"]
 
 
 @pytest.mark.parametrize("name", NEW_ACTIONS)
-def test_undoing_an_auction_building_mortgage_or_trade_action_restores_the_state_exactly(client, name):
+def test_undoing_a_new_action_restores_the_state_exactly(client, name):
     scenario = SCENARIOS[name]
     game = ready(client, name)
     before = without_version(game.state())
@@ -94,6 +95,51 @@ def test_undo_walks_back_builds_bids_a_close_and_a_trade_exactly(client):
     for expected in reversed(snapshots):
         game.ok("banker", type="undo")
         assert without_version(game.state()) == expected
+
+
+def test_undo_walks_back_cards_a_bankruptcy_to_the_bank_its_auction_and_the_end_exactly(client, host):
+    """Three players: cards, a bankruptcy to the bank (a house sold back, deeds queued for auction),
+    a bid, the last player left winning; each undo brings the previous snapshot back."""
+    game = new_game(client, players=3)
+    play(game, *BROWN, (1, {"type": "build", "square": 3}))
+    sequence = [
+        (1, {"type": "roll", "dice": [1, 3]}),              # Baltic Avenue to Chance (7)
+        (1, {"type": "draw", "deck": "chance", "card": "ch_get_out_of_jail_free"}),
+        (1, {"type": "pay", "to": "bank", "amount": 1800}),  # more than everything: a debt to the bank
+        (1, {"type": "bankrupt"}),                          # card back to the deck, auction of Mediterranean
+        (2, {"type": "bid", "amount": 20}),
+        (3, {"type": "pass"}),                              # Bob wins it; Baltic Avenue is next
+        (3, {"type": "pay", "to": 2, "amount": 2000}),
+        (3, {"type": "bankrupt"}),                          # Cy to Bob: Bob is the last one left
+    ]
+    snapshots = []
+    for who, action in sequence:
+        snapshots.append(without_version(game.state()))
+        game.ok(who, **action)
+    state = game.state()
+    assert state["status"] == "ended" and state["auction"] is None and state["standings"][0]["player"] == 2
+    middle = snapshots[4]
+    assert middle["auction"]["square"] == 1 and middle["auction_queue"] == [3] and middle["bank"]["houses"] == 32
+    assert seat(middle, 1)["jail_cards"] == [] and seat(middle, 1)["bankrupt"]
+    assert seat(snapshots[3], 1)["jail_cards"] == ["ch_get_out_of_jail_free"] and snapshots[3]["bank"]["houses"] == 31
+    for expected in reversed(snapshots):
+        game.ok("banker", type="undo")
+        assert without_version(game.state()) == expected
+    assert 'class="standings"' not in host(game).page()
+
+
+def test_undoing_the_end_reopens_the_game_where_it_was(game, host, phone):
+    play(game, TO_CHANCE)
+    before = without_version(game.state())
+    game.ok("banker", type="end_game")
+    assert 'class="standings"' in phone(game, 1).page()
+    game.ok("banker", type="undo")
+    assert without_version(game.state()) == before
+    page = phone(game, 1).page()
+    assert 'class="standings"' not in page and 'worth-chart' not in page
+    assert "Draw the top Chance card" in page
+    game.ok(1, type="draw", deck="chance", card="ch_dividend")
+    assert game.cash() == {1: 1550, 2: 1500}
 
 
 def deed_of(state: dict, square: int) -> tuple:

@@ -1,0 +1,142 @@
+"""Debts to bankruptcy on the screens: what is owed, to whom and what could be raised; bankruptcy
+offered only when even everything would not cover it; to a player (who settles the mortgaged
+deeds received) or to the bank (whose auctions follow in board order)."""
+
+import re
+from html import unescape
+
+from .games import BOB_BANKRUPT_TO_ANN, BROWN, deed, messages, new_game, page_form, page_forms, play, seat
+
+# Ann holds the brown group with a house on Baltic Avenue and $1,530: selling the house ($25) and
+# mortgaging both lots ($30 each) would raise $85 more.
+BUILT = (*BROWN, (1, {"type": "build", "square": 3}))
+LOT_FOR_SALE = re.compile(r'<div class="lot-for-sale">\s*<span class="deed-card[^"]*" data-square="(\d+)"')
+
+
+def debt_panel(html: str) -> str:
+    """The phone's debt boxes, as text."""
+    html = unescape(html)
+    return " ".join(chunk.split("</div>", 1)[0] for chunk in html.split('<div class="debt')[1:])
+
+
+def test_a_debt_the_player_can_raise_shows_what_is_owed_and_raisable_but_no_bankruptcy(client, host, phone):
+    game = play(new_game(client, players=3), *BUILT, (1, {"type": "pay", "to": "bank", "amount": 1600}))
+    page = phone(game, 1).page()
+    panel = debt_panel(page)
+    assert "You owe the bank $1,600." in panel
+    assert "You have $1,530. Selling every building and mortgaging every deed would raise $85 more." in panel
+    assert "Raise the rest with the buttons under your deeds (or a trade), then pay." in panel
+    assert "Declare bankruptcy" not in unescape(page) and not page_forms(page, "bankrupt")
+    assert not page_forms(page, "pay_debt")
+    assert "Ann owes the bank $1,600" in unescape(host(game).page())
+    assert not debt_panel(phone(game, 2).page())
+
+
+def test_a_debt_the_player_can_pay_offers_the_payment(game, phone):
+    play(game, (1, {"type": "pay", "to": 2, "amount": 2000}), ("banker", {"type": "bank_pay", "player": 1, "amount": 600}))
+    ann = phone(game, 1)
+    assert "You owe Bob $2,000." in debt_panel(ann.page())
+    pay = page_form(ann.page(), "pay_debt")
+    assert pay.label == "Pay $2,000" and not page_forms(ann.page(), "bankrupt")
+    ann.submit(pay)
+    assert game.cash() == {1: 100, 2: 3500} and game.state()["debts"] == []
+    assert not debt_panel(ann.page())
+
+
+def test_bankruptcy_to_a_player_is_offered_with_what_it_means(client, phone):
+    game = play(new_game(client, players=3), (1, {"type": "pay", "to": 2, "amount": 2000}))
+    page = phone(game, 1).page()
+    panel = debt_panel(page)
+    assert "You owe Bob $2,000." in panel
+    assert "You have $1,500. Selling every building and mortgaging every deed would raise $0 more." in panel
+    assert "Even everything you have would not cover $2,000." in panel
+    assert ("Declaring bankruptcy: your buildings go back to the bank at half price, and that cash, your cash, "
+            "deeds and cards all go to Bob. You leave the game.") in panel
+    assert "Raise the rest" not in panel
+    declare = page_form(page, "bankrupt")
+    assert declare.label == "Declare bankruptcy" and declare.attrs["hx-confirm"] == "Declare bankruptcy and leave the game?"
+
+
+def test_bankruptcy_to_the_bank_counts_every_debt_and_says_the_deeds_are_auctioned(client, phone):
+    game = play(new_game(client, players=3), *BUILT, (1, {"type": "pay", "to": "bank", "amount": 1600}),
+                (1, {"type": "pay", "to": 2, "amount": 100}))  # $1,430 + $85 < $1,600
+    page = phone(game, 1).page()
+    panel = debt_panel(page)
+    assert "You owe the bank $1,600." in panel
+    assert "You have $1,430. Selling every building and mortgaging every deed would raise $85 more." in panel
+    assert "Even everything you have would not cover $1,600." in panel
+    assert ("Declaring bankruptcy: your cash goes to the bank, your buildings back to the bank, your cards back "
+            "to their decks, and each of your deeds is auctioned. You leave the game.") in panel
+    assert page_form(page, "bankrupt").label == "Declare bankruptcy"
+
+
+# Ann buys Boardwalk, then Mediterranean Avenue (passing GO), and mortgages Boardwalk: $1,440.
+BOARDWALK_FIRST = (("banker", {"type": "move", "player": 1, "square": 37}),
+                   (1, {"type": "roll", "dice": [1, 1]}), (1, {"type": "buy"}),
+                   (1, {"type": "roll", "dice": [1, 1]}), (1, {"type": "buy"}),
+                   (1, {"type": "mortgage", "square": 39}))
+
+
+def test_after_bankruptcy_to_the_bank_the_first_deed_in_board_order_is_auctioned(client, host, phone):
+    game = play(new_game(client, players=3), *BOARDWALK_FIRST, (1, {"type": "pay", "to": "bank", "amount": 1500}))
+    ann = phone(game, 1)
+    response = ann.submit(page_form(ann.page(), "bankrupt"), htmx=True)
+    assert response.status_code == 200
+    told = unescape(response.get_data(as_text=True))
+    assert "Ann is bankrupt; everything goes to the bank. Ann's last $1,440 goes to the bank." in told
+    assert "Mediterranean Avenue is up for auction." in told
+    state = game.state()
+    assert seat(state, 1)["bankrupt"] and seat(state, 1)["cash"] == 0 and state["debts"] == []
+    assert state["turn"] == 2
+    # Back with the bank, unmortgaged, and auctioned in board order (not the order Ann bought them).
+    assert [(deed(state, q)["owner"], deed(state, q)["mortgaged"]) for q in (1, 39)] == [(None, False)] * 2
+    assert state["auction"]["square"] == 1 and state["auction"]["bidders"] == [2, 3]
+    assert state["auction_queue"] == [39]
+    for page in (host(game).page(), phone(game, 2).page(), phone(game, 3).page()):
+        page = unescape(page)
+        assert LOT_FOR_SALE.search(page).group(1) == "1"
+        assert "Mediterranean Avenue is up for auction." in page
+    assert page_forms(phone(game, 2).page(), "bid")
+    # Sold or not, the next deed follows.
+    play(game, (2, {"type": "bid", "amount": 10}), (3, {"type": "pass"}))
+    state = game.state()
+    assert deed(state, 1)["owner"] == 2 and state["auction"]["square"] == 39 and state["auction_queue"] == []
+    assert "Boardwalk is up for auction." in unescape(host(game).page())
+    assert LOT_FOR_SALE.search(host(game).page()).group(1) == "39"
+    play(game, ("banker", {"type": "close_auction"}))  # nobody bids: it stays with the bank
+    state = game.state()
+    assert state["auction"] is None and deed(state, 39)["owner"] is None
+
+
+def test_a_bankrupt_players_phone_says_so_and_offers_nothing(client, phone):
+    game = play(new_game(client, players=3), (3, {"type": "pay", "to": 2, "amount": 2000}), (3, {"type": "bankrupt"}))
+    cy = phone(game, 3)
+    page = cy.page()
+    assert "You are bankrupt and out of the game." in unescape(page)
+    assert not page_forms(page, "pay") and not page_forms(page, "bankrupt")
+    assert f"/p/{game.code}/trade/" not in page
+    assert cy.client.get(f"/p/{game.code}/trade/1").status_code == 404
+    assert phone(game, 1).client.get(f"/p/{game.code}/trade/3").status_code == 404
+    assert f"/p/{game.code}/trade/3" not in phone(game, 1).page()
+    response = cy.post({"type": "pay", "to": 1, "amount": 5}, htmx=True)
+    assert response.status_code == 422 and "Cy is bankrupt and out of the game." in response.get_data(as_text=True)
+
+
+def test_the_creditor_settles_the_mortgaged_deeds_received(client, host, phone):
+    game = play(new_game(client, players=3), *BOB_BANKRUPT_TO_ANN)
+    state = game.state()
+    assert state["pending"] == {"kind": "inherit", "player": 1, "squares": [3]} and state["turn"] == 3
+    assert deed(state, 3)["owner"] == 1 and deed(state, 3)["mortgaged"] and seat(state, 1)["cash"] == 2970
+    ann = phone(game, 1)
+    page = ann.page()
+    settle = page_form(page, "receive_deeds")
+    assert settle.label == "Settle the deeds" and settle.boxes == [("lift", "3", False)]
+    assert "Lift Baltic Avenue now for $33 (otherwise $3)" in unescape(page)
+    assert not page_forms(phone(game, 3).page(), "receive_deeds")
+    response = ann.post({"type": "receive_deeds", "lift": [5]}, htmx=True)
+    assert response.status_code == 422
+    assert "Reading Railroad is not a mortgaged deed Ann received." in unescape(response.get_data(as_text=True))
+    ann.submit(settle)  # keep it mortgaged: the 10% fee
+    state = game.state()
+    assert state["pending"] is None and deed(state, 3)["mortgaged"] and seat(state, 1)["cash"] == 2967
+    assert "Ann paid the bank $3: 10% on the mortgage of Baltic Avenue." in messages(ann.page())

@@ -1,0 +1,120 @@
+"""The home page's new-game form: every setting, as a browser sends it, makes the game's rules, and
+the host shows the house rules in words."""
+
+from html import unescape
+
+import pytest
+
+from banker.models import Game, db
+from banker.rules.state import Settings
+
+from .games import Browser, bearer, page_forms
+
+OFFICIAL = vars(Settings())
+CHECKBOXES = [key for key, value in OFFICIAL.items() if isinstance(value, bool)]
+
+
+def home_form(client):
+    """The new-game form as the home page shows it."""
+    return only_form(client.get("/").get_data(as_text=True))
+
+
+def only_form(html: str):
+    """The new-game form of a home page (the page has a "join a game" form too)."""
+    found = [f for f in page_forms(html) if f.action == "/games"]
+    assert len(found) == 1
+    return found[0]
+
+
+def create(client, check=(), uncheck=(), **typed):
+    """Submit the home form as shown, ticking and unticking boxes and choosing or typing values;
+    returns the new game's code, its rules (read through the API) and the banker's browser."""
+    form = home_form(client)
+    data = form.data(**typed)
+    for key in check:
+        data[key] = ["on"]
+    for key in uncheck:
+        data.pop(key, None)
+    response = client.post(form.action, data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    code = response.headers["Location"].rsplit("/", 1)[1]
+    with client.session_transaction() as session:
+        token = session["banker"][code]
+    state = client.get(f"/api/games/{code}", headers=bearer(token)).get_json()
+    return code, state["rules"], Browser(client, code, f"/t/{code}")
+
+
+def test_the_form_offers_every_setting_with_the_official_defaults(client):
+    form = home_form(client)
+    assert form.action == "/games"
+    names = {n for n, _ in form.fields} | {n for n, _, _ in form.boxes}
+    assert names == set(OFFICIAL) | {"csrf_token"}
+    assert {n: checked for n, _, checked in form.boxes} == {k: OFFICIAL[k] for k in CHECKBOXES}
+    assert form.choices == {"income_tax": ["flat", "choice"], "luxury_tax": ["100", "75"],
+                            "community_chest": ["2021", "2008"], "shortage_auction_floor": ["none", "cost"]}
+    assert form.get("start_cash") == "1500" and form.get("go_salary") == "200" and form.get("time_limit_minutes") == ""
+    assert form.label == "Create game"
+
+
+def test_the_form_as_shown_creates_an_official_game(client):
+    code, rules, banker = create(client)
+    assert rules == OFFICIAL
+    page = unescape(banker.page())
+    assert "Official rules." in page and "House rules:" not in page
+    assert "Banker's screen" in page
+
+
+def test_every_setting_changed_on_the_form_reaches_the_game_and_the_summary(client):
+    code, rules, banker = create(
+        client, check=["free_parking_jackpot", "go_exact_bonus"],
+        uncheck=["auctions", "mortgage_transfer_fee", "double_rent_with_mortgaged_lot"],
+        start_cash="2000", go_salary="250", time_limit_minutes="90", income_tax="choice", luxury_tax="75",
+        community_chest="2008", shortage_auction_floor="cost")
+    assert rules == {
+        "start_cash": 2000, "go_salary": 250, "go_exact_bonus": True, "free_parking_jackpot": True,
+        "luxury_tax": 75, "double_rent_with_mortgaged_lot": False, "auctions": False,
+        "mortgage_transfer_fee": False, "shortage_auction_floor": "cost", "income_tax": "choice",
+        "community_chest": "2008", "time_limit_minutes": 90,
+    }
+    summary = ("House rules: start cash $2,000 · GO salary $250 · no auctions · Free Parking jackpot · "
+               "double salary on GO · Income Tax 200 or 10% · Luxury Tax $75 · "
+               "no 10% fee on mortgaged deeds changing hands · "
+               "no double rent when a lot of the group is mortgaged · 2008 Community Chest · "
+               "shortage auctions from building cost · 90-minute game")
+    assert summary in unescape(banker.page())
+    table_view = Browser(client.application.test_client(), code, f"/t/{code}").page()
+    assert summary in unescape(table_view) and "Table view" in table_view
+
+
+@pytest.mark.parametrize("key", CHECKBOXES)
+def test_each_checkbox_is_read_ticked_and_unticked(client, key):
+    _, ticked, _ = create(client, check=[key])
+    _, unticked, _ = create(client, uncheck=[key])
+    assert ticked[key] is True and unticked[key] is False
+    others = {k: v for k, v in OFFICIAL.items() if k != key}
+    assert {k: v for k, v in ticked.items() if k != key} == others
+    assert {k: v for k, v in unticked.items() if k != key} == others
+
+
+@pytest.mark.parametrize("typed, says", [
+    pytest.param({"start_cash": "-5"}, "start_cash must be a whole number from 0 to 100000.", id="cash-negative"),
+    pytest.param({"go_salary": "lots"}, "go_salary must be a whole number from 0 to 100000.", id="salary-text"),
+    pytest.param({"time_limit_minutes": "1.5"}, "time_limit_minutes must be a whole number from 0 to 100000.",
+                 id="time-fraction"),
+    pytest.param({"luxury_tax": "50"}, "luxury_tax must be one of: 100, 75.", id="luxury-50"),
+    pytest.param({"income_tax": "never"}, "income_tax must be one of: flat, choice.", id="income-tax-never"),
+    pytest.param({"community_chest": "1935"}, "community_chest must be one of: 2021, 2008.", id="chest-1935"),
+    pytest.param({"shortage_auction_floor": "free"}, "shortage_auction_floor must be one of: none, cost.",
+                 id="floor-free"),
+])
+def test_a_bad_setting_on_the_home_form_is_a_422_with_the_message_and_no_game(app, client, typed, says):
+    form = home_form(client)
+    response = client.post(form.action, data=form.data(**typed))
+    assert response.status_code == 422
+    page = unescape(response.get_data(as_text=True))
+    assert f'<p class="message error" role="alert">{says}</p>' in page
+    assert "Traceback" not in page
+    again = only_form(page)  # the form comes back with what was typed
+    assert all(again.get(k) == v for k, v in typed.items() if k in ("start_cash", "go_salary", "time_limit_minutes"))
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
