@@ -118,6 +118,8 @@ def bundle(value, name="give") -> dict:
     cards = value.get("jail_cards") or []
     if not isinstance(cards, list) or len(cards) > 2 or not all(isinstance(c, str) and len(c) <= 40 for c in cards):
         raise ActionError("bad_field", N_("jail_cards must list card ids."), field=name)
+    if len(set(cards)) != len(cards):
+        raise ActionError("bad_field", N_("{field} lists a card twice."), field=name)
     cash = value.get("cash") or 0
     return {"cash": _int(cash, "cash", 0, MAX_AMOUNT) if cash else 0,
             "squares": squares(value.get("squares") or [], name), "jail_cards": list(cards)}

@@ -124,6 +124,8 @@ def _settle(state: GameState, effects: list) -> None:
 
 def _sell(state: GameState, auction: Auction, effects: list) -> None:
     winner, amount = auction.high_bidder, auction.high_bid
+    if winner is not None and auction.building and not _can_place_somewhere(state, winner, auction.building):
+        winner = None  # the winner changed their lots meanwhile: the building stays with the bank
     if winner is None:
         effects.append({"kind": "auction_unsold", "square": auction.square, "building": auction.building})
         return
@@ -134,3 +136,10 @@ def _sell(state: GameState, auction: Auction, effects: list) -> None:
     else:
         state.pending = {"kind": "place", "player": winner, "building": auction.building}
         effects.append({"kind": "auction_won", "player": winner, "building": auction.building, "amount": amount})
+
+
+def _can_place_somewhere(state: GameState, player_id: int, building: str) -> bool:
+    """Whether the bank still has the building and one of the player's lots could take it now."""
+    stock = state.bank_houses if building == "house" else state.bank_hotels
+    return stock > 0 and any(deed.owner == player_id and can_place(state, player_id, square, building)
+                             for square, deed in state.deeds.items())

@@ -71,10 +71,18 @@ def can_place(state: GameState, player_id: int, square: int, building: str) -> b
     return (now == 4) == (building == "hotel")
 
 
+def _require_no_building_auction(state: GameState) -> None:
+    """While the bank's house or hotel is auctioned, nobody buys one from the bank directly."""
+    if state.auction and state.auction.building:
+        raise RuleError("building_auction", N_("The bank's {building} is up for auction: no buildings are bought until it closes."),
+                        building=state.auction.building)
+
+
 def check_build(state: GameState, player_id: int, square: int) -> int:
     """Raise RuleError unless the next building on `square` may be bought now; returns its cost
     (0 when it places a building already paid for at auction)."""
     now = _check_placement(state, player_id, square)
+    _require_no_building_auction(state)
     pending = state.pending
     if pending and pending["kind"] == "place" and pending["player"] != player_id:
         raise RuleError("placing", N_("Wait until {player} places the {building} won at auction."),
@@ -123,6 +131,11 @@ def check_sell(state: GameState, player_id: int, square: int) -> int:
     now = level(deed)
     if now == 0:
         raise RuleError("no_buildings", N_("{square} has no buildings to sell."), square=square)
+    pending = state.pending
+    if pending and pending["kind"] == "place" and pending["player"] == player_id:
+        # Selling first could leave no lot for it (a hotel needs four houses on every lot).
+        raise RuleError("placing", N_("{player} must first place the {building} won at auction."),
+                        player=player_id, building=pending["building"])
     highest = max(level(d) for d in lots)
     if now < highest:
         ahead = next(d for d in lots if level(d) == highest)
@@ -170,6 +183,7 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
     if bought:
         _require_buildable_group(state, player_id, first)
         require_no_debt(state, player_id)
+        _require_no_building_auction(state)
         if state.pending and state.pending["kind"] == "place":
             raise RuleError("placing", N_("Wait until {player} places the {building} won at auction."),
                             player=state.pending["player"], building=state.pending["building"])

@@ -5,6 +5,7 @@ always either in its deck or in exactly one hand."""
 import json
 from functools import cache
 
+from .auctions import require_no_auction
 from .board import EDITIONS
 from .errors import N_, ActionError, RuleError
 from .money import charge, to_bank, transfer
@@ -140,6 +141,7 @@ def use_jail_card(state: GameState, player_id: int, card_id: str | None, effects
         raise RuleError("not_your_turn", N_("It is {player}'s turn."), player=state.turn)
     if state.rolled:
         raise RuleError("already_rolled", N_("A card is used before rolling."))
+    require_no_auction(state)
     if not player.jail_cards:
         raise RuleError("no_jail_card", N_("{player} has no Get Out of Jail Free card."), player=player_id)
     used = card_id or player.jail_cards[0]

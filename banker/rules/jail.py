@@ -1,5 +1,6 @@
 """Jail: three ways out (doubles, the fine, a card) and the third failed roll."""
 
+from .auctions import require_no_auction
 from .errors import N_, RuleError
 from .money import charge, require_no_debt, to_bank, transfer
 from .moves import advance, land
@@ -38,6 +39,7 @@ def pay_fine(state: GameState, player: Player, effects: list) -> None:
         raise RuleError("not_in_jail", N_("{player} is not in jail."), player=player.id)
     if state.turn != player.id:
         raise RuleError("not_your_turn", N_("It is {player}'s turn."), player=state.turn)
+    require_no_auction(state)
     require_no_debt(state, player.id)
     if state.rolled:
         raise RuleError("already_rolled", N_("The fine is paid before rolling."))
