@@ -173,14 +173,17 @@ def legal_actions(state: GameState, player_id: int) -> set[str]:
                 found.add("buy")
         else:
             found.add(PENDING_ACTIONS.get(pending["kind"], "build"))
-    if state.turn != player_id or pending or auction:
+    if state.turn != player_id or auction:
+        return found
+    if not state.rolled and me.in_jail:  # leaving jail waits for an auction, not for a decision
+        if not owed and me.cash >= jail.fine(state):
+            found.add("pay_jail_fine")
+        if me.jail_cards:
+            found.add("use_jail_card")
+    if pending:
         return found
     if not state.rolled and not owed:
         found.add("roll")
-        if me.in_jail and me.cash >= jail.fine(state):
-            found.add("pay_jail_fine")
-    if not state.rolled and me.in_jail and me.jail_cards:
-        found.add("use_jail_card")
     if state.rolled and not owed:
         found.add("end_turn")
     return found

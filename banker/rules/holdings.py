@@ -3,6 +3,7 @@ it is not possible now (queries only: nothing here changes the game)."""
 
 from .buildings import HOTEL, check_build, check_sell, level
 from .errors import attempt
+from .game import require_playing
 from .mortgages import check_mortgage, check_unmortgage, lift_cost
 from .rent import owns_group, rent_due
 from .state import GameState
@@ -11,6 +12,7 @@ from .state import GameState
 def holdings(state: GameState, player_id: int) -> list[dict]:
     """One entry per colour group (then railroads, utilities) where the player holds a deed."""
     board = state.board
+    over = attempt(require_playing, state)[1]  # after the end every button is refused, as apply does
     sections: dict[str, dict] = {}
     for square in board.deeds:
         deed = state.deeds[square.index]
@@ -27,11 +29,11 @@ def holdings(state: GameState, player_id: int) -> list[dict]:
                "mortgaged": deed.mortgaged, "rent": rent_due(state, square.index), "type": square.type,
                "cost": square.house_cost, "refund": square.house_cost // 2,
                "loan": square.mortgage, "lift": lift_cost(square.mortgage)}
+        checks = {"mortgage": check_mortgage, "unmortgage": check_unmortgage}
         if square.type == "street":
-            lot["build"] = attempt(check_build, state, player_id, square.index)
-            lot["sell"] = attempt(check_sell, state, player_id, square.index)
-        lot["mortgage"] = attempt(check_mortgage, state, player_id, square.index)
-        lot["unmortgage"] = attempt(check_unmortgage, state, player_id, square.index)
+            checks = {"build": check_build, "sell": check_sell, **checks}
+        for button, check in checks.items():
+            lot[button] = (None, over) if over else attempt(check, state, player_id, square.index)
         section["lots"].append(lot)
     for section in sections.values():
         section["built"] = any(lot["level"] for lot in section["lots"])

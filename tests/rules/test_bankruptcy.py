@@ -133,6 +133,21 @@ def test_only_the_creditor_settles_and_only_the_deeds_received():
     assert refusal(started(), BOB, "receive_deeds", RuleError).code == "nothing_received"
 
 
+def test_a_jailed_creditor_may_leave_jail_before_settling_but_rolls_after():
+    state = play(place(started(3), ANN, 27), ANN, "roll", dice=[1, 2])
+    state = play(state, ANN, "end_turn")
+    for seat in (BOB, CY):
+        state = play(play(place(state, seat, 0), seat, "roll", dice=[4, 6]), seat, "end_turn")
+    state = play(owning(state, BOB, 12, mortgaged=[12]), BOB, "pay", to=ANN, amount=5000)
+    state = play(state, BOB, "bankrupt")
+    assert state.pending["kind"] == "inherit" and state.turn == ANN and state.player(ANN).in_jail
+    assert legal_actions(state, ANN) == {"pay", "receive_deeds", "pay_jail_fine"}
+    assert refusal(state, ANN, "roll", RuleError, dice=[1, 2]).code == "decision_pending"
+    state = play(state, ANN, "pay_jail_fine")
+    assert not state.player(ANN).in_jail
+    assert legal_actions(play(state, ANN, "receive_deeds"), ANN) == {"pay", "roll"}
+
+
 def test_without_the_transfer_fee_the_creditor_keeps_the_mortgages_for_nothing():
     state, effects = act(debtor(settings=Settings(mortgage_transfer_fee=False)), ANN, "bankrupt")
     assert state.pending is None

@@ -1,10 +1,13 @@
 """Random games: money is conserved, cash never goes negative, and the log replays to the state;
-houses and hotels are neither made nor lost, stand evenly, and only on whole unmortgaged groups.
+houses and hotels are neither made nor lost, stand evenly, and only on whole unmortgaged groups;
+every Get Out of Jail Free card is in one hand at most; a bankrupt player owns nothing; after the
+end of the game nothing is accepted.
 
 Undo is modelled as the store does it: drop the newest logged action and replay the rest.
 Players reach buildings the legitimate way: the banker puts a token just short of a lot, the
 player rolls onto it and buys it (doubles while more lots of the group remain), and the banker
-tops up the cash a purchase or building needs.
+tops up the cash a purchase or building needs. Debtors now and then declare bankruptcy (legal or
+not), and the banker now and then ends the game; from then on every attempt must be refused.
 """
 
 from hypothesis import settings
@@ -27,6 +30,7 @@ from banker.rules import (
     parse,
     replay,
 )
+from banker.rules.bankruptcy import raisable_cash
 from banker.rules.cards import deck, holder
 from banker.rules.holdings import holdings
 
@@ -44,8 +48,18 @@ payees = st.one_of(seats, st.sampled_from(["bank", "free_parking"]))
 # The actions legal_actions decides on without a choice of amount or payee, and those of them
 # that a player may be able to take when it is not their turn.
 CHOICES = {"roll": {"dice": [1, 2]}, "buy": {}, "decline": {}, "pay_jail_fine": {}, "end_turn": {},
-           "pay_debt": {}}
-OFF_TURN = ("pay_debt", "pay_jail_fine")
+           "pay_debt": {}, "bankrupt": {}, "use_jail_card": {}}
+OFF_TURN = ("pay_debt", "pay_jail_fine", "bankrupt")
+# What is tried after the end of the game: (actor, action) pairs, `None` standing for each seat.
+AFTER_THE_END = [
+    (None, {"type": "roll", "dice": [1, 2]}), (None, {"type": "end_turn"}),
+    (None, {"type": "pay", "to": "bank", "amount": 1}), (None, {"type": "pay_debt"}),
+    (None, {"type": "bankrupt"}), (None, {"type": "buy"}), (None, {"type": "decline"}),
+    (None, {"type": "use_jail_card"}), (None, {"type": "draw", "deck": "chance", "card": "ch_dividend"}),
+    (None, {"type": "mortgage", "square": 5}), (None, {"type": "receive_deeds"}),
+    (BANKER, {"type": "end_game"}), (BANKER, {"type": "close_auction"}),
+    (BANKER, {"type": "bank_pay", "player": 1, "amount": 1}),
+]
 # Who sends a building or mortgage action: mostly the deed's owner, sometimes the banker for them,
 # sometimes another seat (refused: not theirs).
 senders = st.sampled_from(["owner", "owner", "owner", "owner", "banker", "other"])
@@ -180,6 +194,8 @@ class Table(RuleBasedStateMachine):
             self.attempt("turn", type="buy" if buys and affordable else "decline")
         elif state.rolled:
             self.attempt("turn", type="end_turn")
+        elif me.in_jail and pays_fine and me.jail_cards:
+            self.attempt("turn", type="use_jail_card")
         elif me.in_jail and pays_fine:
             self.attempt("turn", type="pay_jail_fine")
         else:
@@ -331,6 +347,84 @@ class Table(RuleBasedStateMachine):
                     assert refusal is None, (key, lot, refusal.code)
                     assert new.player(player).cash - before == sign * value, (key, lot)
 
+    @rule(now=st.integers(0, 3), player=seats, to=st.one_of(seats, st.just("bank")), extra=st.integers(1, 200))
+    def a_player_owes_more_than_they_can_raise(self, now, player, to, extra):
+        """Now and then a seat owes more than its cash and everything it could sell and mortgage:
+        it pays another seat, or the banker charges it."""
+        if now or not self.state.has_player(player):
+            return
+        amount = self.state.player(player).cash + raisable_cash(self.state, player) + extra
+        if to == "bank":
+            self.attempt(BANKER, type="bank_charge", player=player, amount=amount)
+        else:
+            self.attempt(player, type="pay", to=to, amount=amount)
+
+    @precondition(lambda self: self.state.debts)
+    @rule(who=st.sampled_from(["debtor", "debtor", "debtor", "banker", 1, 2, 3, 4]))
+    def a_debtor_declares_bankruptcy(self, who):
+        """The oldest debtor gives up (or the banker does it for them): applied only when they
+        cannot raise what they owe; now and then another seat tries it."""
+        debtor = self.state.debts[0].debtor
+        if who == "banker":
+            self.attempt(BANKER, type="bankrupt", player=debtor)
+        else:
+            self.attempt(debtor if who == "debtor" else who, type="bankrupt")
+
+    @rule(now=st.integers(0, 9), who=st.sampled_from(["banker", "banker", 1, 2]))
+    def the_banker_ends_the_game(self, now, who):
+        """Rarely, the banker ends the game (a seat trying it is refused)."""
+        if now == 0:
+            self.attempt(who, type="end_game")
+
+    @precondition(lambda self: self.ready_to_roll())
+    @rule(pick=picks, jail_card=st.booleans())
+    def the_current_player_lands_on_chance_or_community_chest(self, pick, jail_card):
+        """The banker puts the player on turn just short of a Chance or Community Chest square,
+        they roll onto it and say which card they drew (if `jail_card`, a Get Out of Jail Free
+        card when that deck's is not in a hand, or Go to Jail when they hold one already)."""
+        me = self.state.turn
+        square = (2, 7, 17, 22, 33, 36)[pick % 6]
+        self.attempt(BANKER, type="move", player=me, square=(square - 3) % 40)
+        self.attempt(me, type="roll", dice=[1, 2])
+        pending = self.state.pending
+        if not pending or pending["kind"] != "draw":
+            return
+        cards = [c for c in deck(self.state, pending["deck"]) if not holder(self.state, c["id"])]
+        wanted = "go_to_jail" if self.state.player(me).jail_cards else "get_out_of_jail_free"
+        kept = [c for c in cards if c["effect"]["kind"] == wanted]
+        cards = kept if jail_card and kept else cards
+        self.attempt(me, type="draw", deck=pending["deck"], card=cards[pick // 6 % len(cards)]["id"])
+
+    @precondition(lambda self: self.state.pending and self.state.pending["kind"] == "draw")
+    @rule(who=st.sampled_from(["drawer", "drawer", "drawer", 1, 2]), pick=picks)
+    def a_get_out_of_jail_free_card_is_drawn(self, who, pick):
+        """The drawer (now and then another seat) says they drew a Get Out of Jail Free card:
+        refused when it is in someone's hand or the other deck's."""
+        pending = self.state.pending
+        cards = [c["id"] for name in ("chance", "chest") for c in deck(self.state, name)
+                 if c["effect"]["kind"] == "get_out_of_jail_free"]
+        card = cards[pick % len(cards)]
+        self.attempt(pending["player"] if who == "drawer" else who, type="draw", deck=pending["deck"], card=card)
+
+    @precondition(lambda self: any(p.in_jail and p.jail_cards for p in self.state.players))
+    @rule(who=actors)
+    def use_jail_card(self, who):
+        self.attempt(who, type="use_jail_card")
+
+    @precondition(lambda self: any(p.jail_cards and not p.bankrupt for p in self.state.players))
+    @rule(pick=picks, price=st.integers(0, 60), accepts=st.booleans())
+    def a_jail_card_changes_hands(self, pick, price, accepts):
+        """A holder offers a Get Out of Jail Free card to another seat, which may accept."""
+        holders = [p for p in self.state.players if p.jail_cards and not p.bankrupt]
+        giver = holders[pick % len(holders)]
+        takers = [p for p in self.state.players if p.id != giver.id]
+        taker = takers[pick % len(takers)]
+        offered = len(self.entries)
+        self.attempt(giver.id, type="offer_trade", to=taker.id,
+                     give={"jail_cards": giver.jail_cards[:1]}, get={"cash": price})
+        if accepts and len(self.entries) > offered:
+            self.attempt(taker.id, type="accept_trade", trade=self.state.trades[-1].id)
+
     @precondition(lambda self: len(self.entries) > self.setup_length)
     @rule()
     def undo(self):
@@ -432,6 +526,51 @@ class Table(RuleBasedStateMachine):
             assert 0 <= player.position < 40
             assert not player.in_jail or player.position == state.board.jail
             assert 0 <= player.jail_rolls < 3
+
+    @invariant()
+    def every_jail_card_is_in_one_hand_at_most(self):
+        state = self.state
+        jail_cards = {c["id"] for name in ("chance", "chest") for c in deck(state, name)
+                      if c["effect"]["kind"] == "get_out_of_jail_free"}
+        held = [card for p in state.players for card in p.jail_cards]
+        assert len(held) == len(set(held)), held
+        assert set(held) <= jail_cards, held
+
+    @invariant()
+    def a_bankrupt_player_owns_nothing(self):
+        state = self.state
+        for player in state.players:
+            if not player.bankrupt:
+                continue
+            me = player.id
+            assert (player.cash, player.jail_cards, player.in_jail) == (0, [], False)
+            assert not [d for d in state.deeds.values() if d.owner == me]
+            assert not [d for d in state.debts if me in (d.debtor, d.creditor)]
+            assert not [t for t in state.trades if me in (t.offerer, t.to)]
+            assert not (state.pending and state.pending["player"] == me)
+            assert state.turn != me
+            if state.auction and me in state.auction.bidders:
+                assert me in state.auction.passed and state.auction.high_bidder != me
+
+    @invariant()
+    def nothing_is_accepted_after_the_end(self):
+        state = self.state
+        if state.status != "ended":
+            return
+        assert state.standings and not state.standings[0].get("bankrupt")
+        assert (state.pending, state.auction) == (None, None)
+        totals = [s["total"] for s in state.standings if not s.get("bankrupt")]
+        assert totals == sorted(totals, reverse=True)
+        for player in state.players:
+            assert legal_actions(state, player.id) == set()
+        for who, data in AFTER_THE_END:
+            for actor in ([Actor(player=p.id) for p in state.players] if who is None else [who]):
+                try:
+                    apply(state, parse(data), actor)
+                except GameError as error:
+                    assert error.code == "game_over", (data, error.code)
+                else:
+                    raise AssertionError(f"{data} was accepted after the end")
 
 
 Table.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None)
