@@ -71,6 +71,8 @@ def bid(state: GameState, player_id: int, amount: int, effects: list) -> None:
         raise RuleError("not_bidding", N_("{player} is not in this auction."), player=player_id)
     if player_id in auction.passed:
         raise RuleError("passed", N_("{player} has passed and cannot bid again."), player=player_id)
+    if auction.high_bidder == player_id:
+        raise RuleError("high_bidder", N_("{player} already holds the high bid."), player=player_id)
     require_no_debt(state, player_id)
     lowest = max(auction.high_bid + 1, auction.floors.get(str(player_id), 1))
     if amount < lowest:

@@ -158,7 +158,7 @@ def legal_actions(state: GameState, player_id: int) -> set[str]:
     auction = state.auction
     if auction and player_id in auction.bidders and player_id not in auction.passed:
         lowest = max(auction.high_bid + 1, auction.floors.get(str(player_id), 1))
-        if me.cash >= lowest and not owed:
+        if me.cash >= lowest and not owed and auction.high_bidder != player_id:
             found.add("bid")
         if auction.high_bidder != player_id:
             found.add("pass")

@@ -142,6 +142,14 @@ def test_the_high_bidder_cannot_pass(auction):
     assert "pass" in legal_actions(state, ANN)
 
 
+def test_the_high_bidder_cannot_raise_their_own_bid(auction):
+    state = play(auction, BOB, "bid", amount=10)
+    error = refusal(state, BOB, "bid", RuleError, amount=20)
+    assert (error.code, error.params) == ("high_bidder", {"player": BOB})
+    assert "bid" not in legal_actions(state, BOB)
+    assert "bid" in legal_actions(play(state, ANN, "bid", amount=15), BOB)
+
+
 def test_it_closes_by_itself_when_everyone_else_has_passed(auction):
     state = play(auction, BOB, "pass")
     state = play(state, CY, "bid", amount=150)
