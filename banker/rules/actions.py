@@ -182,7 +182,7 @@ class Join(Action):
 @action("opening_roll")
 @dataclass(frozen=True, kw_only=True)
 class OpeningRoll(Action):
-    dice: tuple[int, int] = arg(dice)
+    dice: tuple[int, int] = arg(dice, missing=N_("Tap the number on each die."))
 
 
 @action("start")
@@ -194,7 +194,7 @@ class Start(Action):
 @action("roll")
 @dataclass(frozen=True, kw_only=True)
 class Roll(Action):
-    dice: tuple[int, int] = arg(dice)
+    dice: tuple[int, int] = arg(dice, missing=N_("Tap the number on each die."))
 
 
 @action("buy")
@@ -363,7 +363,7 @@ class Draw(Action):
 @action("utility_roll")
 @dataclass(frozen=True, kw_only=True)
 class UtilityRoll(Action):
-    dice: tuple[int, int] = arg(dice)
+    dice: tuple[int, int] = arg(dice, missing=N_("Tap the number on each die."))
 
 
 @action("use_jail_card")

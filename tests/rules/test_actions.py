@@ -11,7 +11,7 @@ from banker.rules import ACTIONS, ActionError, parse
     ({"type": "teleport"}, "Unknown action type: teleport."),
     ({"type": ["roll"]}, "Unknown action type: ['roll']."),
     ({"type": "roll", "dice": [1, 2], "speed": 3}, "roll has no field speed."),
-    ({"type": "roll"}, "roll needs dice."),
+    ({"type": "roll"}, "Tap the number on each die."),
     ({"type": "roll", "dice": [0, 3]}, "dice must be from 1 to 6."),
     ({"type": "roll", "dice": [3, 7]}, "dice must be from 1 to 6."),
     ({"type": "roll", "dice": [3]}, "dice must be two numbers from 1 to 6."),

@@ -121,7 +121,7 @@ def test_the_utility_roll_asks_for_the_dice_on_the_phone_and_the_host(client, ho
     banker = host(game)
     tools = page_form(banker.page(), "utility_roll")
     response = banker.submit(tools, htmx=True)  # no die tapped (the radios are required): refused
-    assert response.status_code == 422 and "utility_roll needs dice." in response.get_data(as_text=True)
+    assert response.status_code == 422 and "Tap the number on each die." in response.get_data(as_text=True)
     assert game.state()["pending"]["kind"] == "utility_roll"
     banker.submit(tools, check=[6])  # 6 on each die
     assert game.cash() == {1: 1500 - 120, 2: 1490 + 120}
