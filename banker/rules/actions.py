@@ -6,129 +6,28 @@ legal now is for the rule modules to decide.
 
 from dataclasses import MISSING, dataclass, field, fields
 
-from .errors import ActionError, N_
-from .state import BANK, POT, TOKENS
-
-MAX_AMOUNT = 1_000_000
-MAX_NAME = 20
-MAX_MEMO = 80
-
-
-def _int(value, name: str, low: int, high: int) -> int:
-    # isdecimal, not isdigit: int() rejects "²"; the length cap keeps int() under its digit limit.
-    if isinstance(value, str) and len(value) <= 20 and value.strip().removeprefix("-").isdecimal():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ActionError("bad_field", N_("{field} must be a whole number."), field=name)
-    if not low <= value <= high:
-        raise ActionError(
-            "bad_field", N_("{field} must be from {low} to {high}."), field=name, low=low, high=high
-        )
-    return value
-
-
-def amount(value, name="amount") -> int:
-    """A sum of money: a whole number from 1 to a million."""
-    return _int(value, name, 1, MAX_AMOUNT)
-
-
-def die(value, name="dice") -> int:
-    return _int(value, name, 1, 6)
-
-
-def dice(value, name="dice") -> tuple[int, int]:
-    """Two dice, 1 to 6 each."""
-    if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise ActionError("bad_field", N_("dice must be two numbers from 1 to 6."), field=name)
-    return (die(value[0]), die(value[1]))
-
-
-def player_id(value, name="player") -> int:
-    return _int(value, name, 1, 10_000)
-
-
-def square(value, name="square") -> int:
-    return _int(value, name, 0, 39)
-
-
-def payee(value, name="to"):
-    """Another player's id, "bank" or "free_parking"."""
-    if value in (BANK, POT):
-        return value
-    return player_id(value, name)
-
-
-def text(limit: int):
-    """Short printable text, stripped; a parser for names and memos."""
-
-    def parse(value, name):
-        if not isinstance(value, str):
-            raise ActionError("bad_field", N_("{field} must be text."), field=name)
-        value = " ".join(value.split())
-        if len(value) > limit or not value.isprintable():
-            raise ActionError(
-                "bad_field", N_("{field} must be at most {limit} printable characters."),
-                field=name, limit=limit,
-            )
-        return value
-
-    return parse
-
-
-def name(value, field_name="name") -> str:
-    value = text(MAX_NAME)(value, field_name)
-    if not value:
-        raise ActionError("bad_field", N_("Type a name."), field=field_name)
-    return value
-
-
-def token(value, name="token") -> str:
-    if value not in TOKENS:
-        raise ActionError("bad_token", N_("Pick one of the eight tokens."))
-    return value
-
-
-def order(value, name="order") -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)):
-        raise ActionError("bad_field", N_("order must be a list of player ids."), field=name)
-    return tuple(player_id(v, name) for v in value)
-
-
-def levels(value, name="levels") -> dict[int, int]:
-    """A colour group's building levels: {"<square>": 0..5}, 5 meaning a hotel."""
-    if not isinstance(value, dict) or not 1 <= len(value) <= 4:
-        raise ActionError("bad_field", N_("levels must map each lot of a group to 0-5."), field=name)
-    return {square(k, "square"): _int(v, "level", 0, 5) for k, v in value.items()}
-
-
-def squares(value, name="squares") -> list[int]:
-    """Distinct board squares."""
-    if not isinstance(value, (list, tuple)) or len(value) > 28:
-        raise ActionError("bad_field", N_("{field} must be a list of squares."), field=name)
-    found = [square(v, name) for v in value]
-    if len(set(found)) != len(found):
-        raise ActionError("bad_field", N_("{field} lists a square twice."), field=name)
-    return found
-
-
-def bundle(value, name="give") -> dict:
-    """One side of a trade: {"cash", "squares", "jail_cards"}, each optional."""
-    if not isinstance(value, dict) or set(value) - {"cash", "squares", "jail_cards"}:
-        raise ActionError("bad_field", N_("{field} may hold cash, squares and jail_cards."), field=name)
-    cards = value.get("jail_cards") or []
-    if not isinstance(cards, list) or len(cards) > 2 or not all(isinstance(c, str) and len(c) <= 40 for c in cards):
-        raise ActionError("bad_field", N_("jail_cards must list card ids."), field=name)
-    if len(set(cards)) != len(cards):
-        raise ActionError("bad_field", N_("{field} lists a card twice."), field=name)
-    cash = value.get("cash") or 0
-    return {"cash": _int(cash, "cash", 0, MAX_AMOUNT) if cash else 0,
-            "squares": squares(value.get("squares") or [], name), "jail_cards": list(cards)}
-
-
-def building(value, name="building") -> str:
-    if value not in ("house", "hotel"):
-        raise ActionError("bad_field", N_("building must be house or hotel."), field=name)
-    return value
+from .errors import N_, ActionError
+from .inputs import (
+    MAX_MEMO,
+    amount,
+    building,
+    bundle,
+    card_id,
+    deck_name,
+    dice,
+    levels,
+    name,
+    order,
+    payee,
+    player_id,
+    seen_bid,
+    serial,
+    square,
+    squares,
+    tax_choice,
+    text,
+    token,
+)
 
 
 def arg(parse, missing: str | None = None, **kw):
@@ -246,7 +145,7 @@ class BankCharge(Action):
 @action("pay_debt")
 @dataclass(frozen=True, kw_only=True)
 class PayDebt(Action):
-    debt: int | None = arg(lambda v, n: _int(v, n, 1, 10**9), default=None)
+    debt: int | None = arg(serial, default=None)
 
 
 @action("move")
@@ -300,17 +199,13 @@ class Pass(Action):
 @action("close_auction")
 @dataclass(frozen=True, kw_only=True)
 class CloseAuction(Action):
-    high_bid: int | None = arg(lambda v, n: _int(v, n, 0, MAX_AMOUNT), default=None)
+    high_bid: int | None = arg(seen_bid, default=None)
 
 
 @action("auction_building")
 @dataclass(frozen=True, kw_only=True)
 class AuctionBuilding(Action):
     building: str = arg(building)
-
-
-def _id(value, name):
-    return _int(value, name, 1, 10**9)
 
 
 @action("offer_trade")
@@ -325,32 +220,20 @@ class OfferTrade(Action):
 @action("accept_trade")
 @dataclass(frozen=True, kw_only=True)
 class AcceptTrade(Action):
-    trade: int = arg(_id)
+    trade: int = arg(serial)
     lift: list = arg(squares, default=None)
 
 
 @action("reject_trade")
 @dataclass(frozen=True, kw_only=True)
 class RejectTrade(Action):
-    trade: int = arg(_id)
+    trade: int = arg(serial)
 
 
 @action("withdraw_trade")
 @dataclass(frozen=True, kw_only=True)
 class WithdrawTrade(Action):
-    trade: int = arg(_id)
-
-
-def deck_name(value, name="deck") -> str:
-    if value not in ("chance", "chest"):
-        raise ActionError("bad_field", N_("deck must be chance or chest."), field=name)
-    return value
-
-
-def card_id(value, name="card") -> str:
-    if not isinstance(value, str) or not 1 <= len(value) <= 40:
-        raise ActionError("bad_field", N_("card must be a card id."), field=name)
-    return value
+    trade: int = arg(serial)
 
 
 @action("draw")
@@ -370,12 +253,6 @@ class UtilityRoll(Action):
 @dataclass(frozen=True, kw_only=True)
 class UseJailCard(Action):
     card: str | None = arg(card_id, default=None)
-
-
-def tax_choice(value, name="choice") -> str:
-    if value not in ("flat", "percent"):
-        raise ActionError("bad_field", N_("choice must be flat or percent."), field=name)
-    return value
 
 
 @action("income_tax")

@@ -168,7 +168,8 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
     no houses from the bank; a group's first hotels need the houses that bring every lot to four."""
     squares = sorted(levels)
     first = squares[0]
-    lots = [_owned_street(state, player_id, s) for s in squares]
+    for square in squares:
+        _owned_street(state, player_id, square)
     group = group_deeds(state, first)
     if sorted(d.square for d in group) != squares:
         raise RuleError("whole_group", N_("Give a level for every lot of {square}'s group, and only those."), square=first)
