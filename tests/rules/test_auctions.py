@@ -12,39 +12,10 @@ from banker.rules import ActionError, NotAllowed, RuleError, Settings, legal_act
 
 from . import (
     ANN, BANKER, BOB, BROWN, CY, GREEN, HOTELS, HOUSES, LIGHT_BLUE, ORANGE, PINK, RED, YELLOW, act,
-    cash, funded, levels, owning, place, play, refusal, set_buildings, started, supply, transfers,
+    cash, funded, go, levels, owning, place, play, refusal, set_buildings, started, supply, transfers,
 )
 
 READING = 5  # Reading Railroad, price 200: Ann lands on it rolling 2 + 3 from GO
-
-
-# The ledger
-
-
-def money(state) -> int:
-    """All the money outside the bank: every seat's cash and the Free Parking pot."""
-    return sum(p.cash for p in state.players) + state.free_parking
-
-
-def conserved(before, after, effects) -> None:
-    """Money is neither made nor lost: what the players hold changes by exactly what the bank paid
-    out less what it took in, as the transfers record it; each deed has one holder, a player still
-    in the game or the bank; no cash is negative."""
-    flows = transfers(effects)
-    from_bank = sum(amount for payer, _, amount, _ in flows if payer == "bank")
-    to_bank = sum(amount for _, payee, amount, _ in flows if payee == "bank")
-    assert money(after) - money(before) == from_bank - to_bank
-    assert sorted(after.deeds) == sorted(before.deeds)
-    live = {p.id for p in after.players if not p.bankrupt}
-    assert all(d.owner is None or d.owner in live for d in after.deeds.values())
-    assert all(p.cash >= 0 for p in after.players)
-
-
-def go(state, who, type, **fields):
-    """`act`, checking the ledger: returns (new_state, effects)."""
-    after, effects = act(state, who, type, **fields)
-    conserved(state, after, effects)
-    return after, effects
 
 
 def kinds(effects) -> list[str]:

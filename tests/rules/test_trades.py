@@ -13,39 +13,11 @@ from banker.rules import ActionError, RuleError, Settings
 from banker.rules.cards import holder
 
 from . import (
-    ANN, BANKER, BOB, BROWN, CY, act, cash, owning, place, play, refusal, started, transfers,
+    ANN, BANKER, BOB, BROWN, CY, act, cash, go, owning, place, play, refusal, started, transfers,
 )
 
 MEDITERRANEAN, BALTIC, READING, ELECTRIC, PARK_PLACE, BOARDWALK = 1, 3, 5, 12, 37, 39
 CHANCE_CARD, CHEST_CARD = "ch_get_out_of_jail_free", "cc08_get_out_of_jail_free"
-
-
-def money(state) -> int:
-    """All the money outside the bank: every seat's cash and the Free Parking pot."""
-    return sum(p.cash for p in state.players) + state.free_parking
-
-
-def conserved(before, after, effects) -> None:
-    """Money is neither made nor lost: what the players hold changes by exactly what the bank paid
-    out less what it took in, as the transfers record it; each deed has one holder, a player still
-    in the game or the bank; each jail card is in at most one hand; no cash is negative."""
-    flows = transfers(effects)
-    from_bank = sum(amount for payer, _, amount, _ in flows if payer == "bank")
-    to_bank = sum(amount for _, payee, amount, _ in flows if payee == "bank")
-    assert money(after) - money(before) == from_bank - to_bank
-    assert sorted(after.deeds) == sorted(before.deeds)
-    live = {p.id for p in after.players if not p.bankrupt}
-    assert all(d.owner is None or d.owner in live for d in after.deeds.values())
-    hands = [c for p in after.players for c in p.jail_cards]
-    assert len(hands) == len(set(hands)) == len([c for p in before.players for c in p.jail_cards])
-    assert all(p.cash >= 0 for p in after.players)
-
-
-def go(state, who, type, **fields):
-    """`act`, checking the ledger: returns (new_state, effects)."""
-    after, effects = act(state, who, type, **fields)
-    conserved(state, after, effects)
-    return after, effects
 
 
 def offer(state, who, to, give=None, get=None, lift=None):
