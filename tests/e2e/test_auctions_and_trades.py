@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import LIVE, check_phone_layout, money, start_game
+from .conftest import LIVE, check_phone_layout, money, roll, start_game
 
 pytestmark = pytest.mark.e2e
 
@@ -20,16 +20,6 @@ READING = 5                   # Reading Railroad, printed price $200
 CAROL_SPENDS = 1400           # Carol pays the bank first: $100 left, so +100 is out of her reach
 CAROL_CASH = START_CASH - CAROL_SPENDS
 PRICE = 150                   # what Bob pays Ann for the railroad
-
-
-def roll(phone: Page, a: int, b: int) -> None:
-    """Tap the chip for each die, then Move."""
-    turn = phone.locator("#turn")
-    for die, value in (("Die 1", a), ("Die 2", b)):
-        turn.get_by_role("group", name=die).get_by_text(str(value), exact=True).tap()
-    expect(turn.get_by_role("group", name="Die 1").get_by_role("radio", name=str(a))).to_be_checked()
-    expect(turn.get_by_role("group", name="Die 2").get_by_role("radio", name=str(b))).to_be_checked()
-    turn.get_by_role("button", name="Move").tap()
 
 
 def quick_bid(phone: Page, step: int, amount: int):

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, LIVE, PHONE, check_phone_layout, join, money
+from .conftest import DESKTOP, LIVE, PHONE, check_phone_layout, join, money, roll
 
 pytestmark = pytest.mark.e2e
 
@@ -27,16 +27,6 @@ def decode_qr(png: bytes) -> str:
     found = decode(Image.open(io.BytesIO(png)))
     assert len(found) == 1, f"expected one QR code in the screenshot, found {len(found)}"
     return found[0].data.decode()
-
-
-def roll(phone: Page, a: int, b: int) -> None:
-    """Tap the chip for each die, then Move."""
-    turn = phone.locator("#turn")
-    for die, value in (("Die 1", a), ("Die 2", b)):
-        turn.get_by_role("group", name=die).get_by_text(str(value), exact=True).tap()
-    expect(turn.get_by_role("group", name="Die 1").get_by_role("radio", name=str(a))).to_be_checked()
-    expect(turn.get_by_role("group", name="Die 2").get_by_role("radio", name=str(b))).to_be_checked()
-    turn.get_by_role("button", name="Move").tap()
 
 
 def test_two_phones_buy_and_pay_rent_live(contexts, server, artifacts):
