@@ -6,7 +6,7 @@ import re
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from .conftest import DESKTOP, LIVE, PHONE, check_phone_layout, join, money, roll
 
