@@ -84,6 +84,14 @@ def test_a_held_jail_card_is_disabled_in_its_holders_hand(game, phone):
     assert not picker(phone(game, 1).page())  # Ann is not drawing
 
 
+def test_a_kept_jail_card_shows_in_its_holders_wallet_and_on_the_host(game, phone, host):
+    play(game, *ANN_HOLDS_CHANCE_CARD)
+    ann, bob = phone(game, 1).page(), phone(game, 2).page()
+    assert 'data-card="ch_get_out_of_jail_free"' in ann
+    assert 'data-card=' not in bob
+    assert 'class="badge card">Get Out of Jail Free' in host(game).page()
+
+
 def test_the_banker_tools_show_the_picker_and_draw_for_the_current_player(game, host, stranger):
     play(game, *ANN_HOLDS_CHANCE_CARD)
     banker = host(game)
