@@ -99,14 +99,14 @@ def test_building_on_a_complete_group_updates_the_host_live(contexts, server, ar
     shows(SUPPLY, cash)
 
     # One house on Park Place: the second one there must wait for Boardwalk, and the phone says so.
-    my_park.get_by_role("button", name=f"+ {money(HOUSE)}").tap()
+    my_park.get_by_role("button", name=f"Build house −{money(HOUSE)}").tap()
     expect(ann.locator("#message")).to_contain_text("Park Place", timeout=LIVE)
     expect(my_park).to_have_attribute("data-level", "1")
-    waiting = my_park.get_by_role("button", name=f"+ {money(HOUSE)}")
+    waiting = my_park.get_by_role("button", name=f"Build house −{money(HOUSE)}")
     expect(waiting).to_be_disabled()
     expect(waiting).to_have_attribute("title", EVENLY)
     expect(my_park.locator(".why")).to_have_text(EVENLY)
-    my_boardwalk.get_by_role("button", name=f"+ {money(HOUSE)}").tap()
+    my_boardwalk.get_by_role("button", name=f"Build house −{money(HOUSE)}").tap()
     cash -= 2 * HOUSE
     shows(SUPPLY - 2, cash)
     for square in (park, boardwalk):
@@ -118,11 +118,11 @@ def test_building_on_a_complete_group_updates_the_host_live(contexts, server, ar
     expect(ann.locator("#wallet .supply")).to_have_attribute("data-houses", str(SUPPLY - 2))
 
     # A second house on Park Place is fine; a third before Boardwalk's second is not.
-    my_park.get_by_role("button", name=f"+ {money(HOUSE)}").tap()
+    my_park.get_by_role("button", name=f"Build house −{money(HOUSE)}").tap()
     cash -= HOUSE
     shows(SUPPLY - 3, cash)
     expect(park.locator(".band .house")).to_have_count(2, timeout=LIVE)
-    third = my_park.get_by_role("button", name=f"+ {money(HOUSE)}")
+    third = my_park.get_by_role("button", name=f"Build house −{money(HOUSE)}")
     expect(third).to_be_disabled()
     expect(third).to_have_attribute("title", EVENLY)
     expect(my_park.locator(".why")).to_have_text(EVENLY)
@@ -160,10 +160,10 @@ def test_building_on_a_complete_group_updates_the_host_live(contexts, server, ar
         f"the mortgage mark {mark} overlaps the pawn {pawn}"
     expect(my_boardwalk).to_have_class(re.compile(r"\bmortgaged\b"))
     expect(my_boardwalk.locator(".rent")).to_have_text("mortgaged")
-    lift = my_boardwalk.get_by_role("button", name=f"Lift −{money(BOARDWALK_LIFT)}")
+    lift = my_boardwalk.get_by_role("button", name=f"Repay mortgage −{money(BOARDWALK_LIFT)}")
     expect(lift).to_be_enabled()
     expect(my_boardwalk).to_have_css("opacity", "1")   # only the head is dimmed, not the Lift button
-    expect(my_park.get_by_role("button", name=f"+ {money(HOUSE)}")).to_be_disabled()
+    expect(my_park.get_by_role("button", name=f"Build house −{money(HOUSE)}")).to_be_disabled()
     expect(my_park.locator(".why")).to_have_text("Boardwalk is mortgaged: lift it before building in its group.")
     expect(bob.locator("#history")).not_to_contain_text("Boardwalk")   # only Ann's phone hears of it
     ann.screenshot(path=artifacts / "buildings-phone-mortgaged.png", full_page=True)

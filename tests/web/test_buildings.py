@@ -26,17 +26,17 @@ def test_the_phone_shows_each_deeds_price_or_why_not(game, phone):
     ann = phone(game, 1)
     buttons = deed_buttons(ann, game.code)
     assert buttons == {
-        ("build", 1): ("+ $50", False, None),
-        ("build", 3): ("+ $50", True, "Build evenly: Mediterranean Avenue needs its next building before Baltic Avenue."),
-        ("sell_building", 1): ("− $25", True, "Mediterranean Avenue has no buildings to sell."),
-        ("sell_building", 3): ("− $25", False, None),
+        ("build", 1): ("Build house −$50", False, None),
+        ("build", 3): ("Build house −$50", True, "Build evenly: Mediterranean Avenue needs its next building before Baltic Avenue."),
+        ("sell_building", 1): ("Sell house +$25", True, "Mediterranean Avenue has no buildings to sell."),
+        ("sell_building", 3): ("Sell house +$25", False, None),
         ("mortgage", 1): ("Mortgage +$30", True,
                           "Baltic Avenue has buildings: sell every building in the group before mortgaging "
                           "Mediterranean Avenue."),
         ("mortgage", 3): ("Mortgage +$30", True,
                           "Baltic Avenue has buildings: sell every building in the group before mortgaging "
                           "Baltic Avenue."),
-        ("unmortgage", 8): ("Lift −$55", False, None),  # Vermont: no buildings (its group is not complete)
+        ("unmortgage", 8): ("Repay mortgage −$55", False, None),  # Vermont: no buildings (its group is not complete)
     }
     page = unescape(ann.page())
     assert re.findall(r'<p class="hint why">(.*?)</p>', page) == [
@@ -45,10 +45,10 @@ def test_the_phone_shows_each_deeds_price_or_why_not(game, phone):
 
     game.ok("banker", type="bank_charge", player=1, amount=1440)  # Ann keeps $40
     buttons = deed_buttons(ann, game.code)
-    assert buttons[("build", 1)] == ("+ $50", True, "A building on Mediterranean Avenue costs $50; Ann has only $40.")
-    assert buttons[("unmortgage", 8)] == ("Lift −$55", True,
+    assert buttons[("build", 1)] == ("Build house −$50", True, "A building on Mediterranean Avenue costs $50; Ann has only $40.")
+    assert buttons[("unmortgage", 8)] == ("Repay mortgage −$55", True,
                                           "Lifting the mortgage on Vermont Avenue costs $55; Ann has only $40.")
-    assert buttons[("sell_building", 3)] == ("− $25", False, None)
+    assert buttons[("sell_building", 3)] == ("Sell house +$25", False, None)
     assert re.findall(r'<p class="hint why">(.*?)</p>', unescape(ann.page())) == [
         "A building on Mediterranean Avenue costs $50; Ann has only $40.",
         "Build evenly: Mediterranean Avenue needs its next building before Baltic Avenue.",
