@@ -41,7 +41,7 @@ def _require_buildable_group(state: GameState, player_id: int, square: int) -> l
                         square=square, player=player_id, other_square=missing[0].square)
     mortgaged = [d for d in lots if d.mortgaged]
     if mortgaged:
-        raise RuleError("group_mortgaged", N_("{other_square} is mortgaged: lift it before building in its group."),
+        raise RuleError("group_mortgaged", N_("{other_square} is mortgaged: repay its mortgage before building in its group."),
                         other_square=mortgaged[0].square)
     return lots
 

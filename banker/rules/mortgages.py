@@ -56,7 +56,7 @@ def check_unmortgage(state: GameState, player_id: int, square: int) -> int:
     cost = lift_cost(state.board[square].mortgage)
     player = state.player(player_id)
     if player.cash < cost:
-        raise RuleError("short_of_cash", N_("Lifting the mortgage on {square} costs {price}; {player} has only {cash}."),
+        raise RuleError("short_of_cash", N_("Repaying the mortgage on {square} costs {price}; {player} has only {cash}."),
                         square=square, price=cost, player=player_id, cash=player.cash)
     return cost
 

@@ -164,7 +164,7 @@ def test_building_on_a_complete_group_updates_the_host_live(contexts, server, ar
     expect(lift).to_be_enabled()
     expect(my_boardwalk).to_have_css("opacity", "1")   # only the head is dimmed, not the Lift button
     expect(my_park.get_by_role("button", name=f"Build house −{money(HOUSE)}")).to_be_disabled()
-    expect(my_park.locator(".why")).to_have_text("Boardwalk is mortgaged: lift it before building in its group.")
+    expect(my_park.locator(".why")).to_have_text("Boardwalk is mortgaged: repay its mortgage before building in its group.")
     expect(bob.locator("#history")).not_to_contain_text("Boardwalk")   # only Ann's phone hears of it
     ann.screenshot(path=artifacts / "buildings-phone-mortgaged.png", full_page=True)
     ann.locator('#wallet [data-group="dark_blue"]').screenshot(path=artifacts / "buildings-phone-deeds.png")

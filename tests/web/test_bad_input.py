@@ -99,7 +99,7 @@ BAD_NEW_ACTIONS = [
                  "To build on Baltic Avenue, Ann needs every lot of its group; Mediterranean Avenue is missing.",
                  id="build-incomplete-group"),
     pytest.param((*BROWN, (1, {"type": "mortgage", "square": 1})), 1, {"type": "build", "square": 3}, 409,
-                 "Mediterranean Avenue is mortgaged: lift it before building in its group.",
+                 "Mediterranean Avenue is mortgaged: repay its mortgage before building in its group.",
                  id="build-mortgaged-group"),
     pytest.param((), 1, {"type": "build", "square": "Baltic"}, 400, "square must be a whole number.",
                  id="build-square-by-name"),

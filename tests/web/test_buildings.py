@@ -47,12 +47,12 @@ def test_the_phone_shows_each_deeds_price_or_why_not(game, phone):
     buttons = deed_buttons(ann, game.code)
     assert buttons[("build", 1)] == ("Build house −$50", True, "A building on Mediterranean Avenue costs $50; Ann has only $40.")
     assert buttons[("unmortgage", 8)] == ("Repay mortgage −$55", True,
-                                          "Lifting the mortgage on Vermont Avenue costs $55; Ann has only $40.")
+                                          "Repaying the mortgage on Vermont Avenue costs $55; Ann has only $40.")
     assert buttons[("sell_building", 3)] == ("Sell house +$25", False, None)
     assert re.findall(r'<p class="hint why">(.*?)</p>', unescape(ann.page())) == [
         "A building on Mediterranean Avenue costs $50; Ann has only $40.",
         "Build evenly: Mediterranean Avenue needs its next building before Baltic Avenue.",
-        "Lifting the mortgage on Vermont Avenue costs $55; Ann has only $40."]
+        "Repaying the mortgage on Vermont Avenue costs $55; Ann has only $40."]
 
 
 def test_a_phone_button_does_what_its_label_says(game, phone):
