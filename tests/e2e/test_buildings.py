@@ -6,9 +6,9 @@ group back and mortgages Boardwalk; the host's supply, board and balances follow
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from .conftest import DESKTOP, LIVE, PHONE, join, money
+from .conftest import LIVE, money, start_game
 
 pytestmark = pytest.mark.e2e
 
@@ -37,29 +37,10 @@ def player_id(server, code: str, name: str) -> int:
     return next(p.id for p in state.players if p.name == name)
 
 
-def new_game(contexts) -> tuple[Page, str, Page, Page]:
-    """The host creates a game, two phones join by its URL, the host starts: (host, code, ann, bob)."""
-    host = contexts.page("host", **DESKTOP)
-    host.goto("/")
-    host.get_by_role("button", name="Create game").click()
-    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]+$"))
-    code = host.url.rsplit("/", 1)[1]
-    join_url = host.locator(".join-panel .url").inner_text()
-    ann = contexts.page("phone 1", **PHONE)
-    bob = contexts.page("phone 2", **PHONE)
-    join(ann, join_url, "Ann", "Car")
-    join(bob, join_url, "Bob", "Dog")
-    expect(host.locator("ol.seats li")).to_have_count(2, timeout=LIVE)
-    host.get_by_role("button", name="Start in this order").click()
-    expect(host.locator("#turn .whose")).to_contain_text("Ann's turn", timeout=LIVE)
-    expect(ann.locator("#turn h2")).to_have_text("Your turn", timeout=LIVE)
-    return host, code, ann, bob
-
-
 def test_building_on_a_complete_group_updates_the_host_live(contexts, server, artifacts):
     from banker.rules import Actor
 
-    host, code, ann, bob = new_game(contexts)
+    host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
 
     # Ann gets the dark blues the legal way: the banker puts her token on Short Line, then she
     # rolls 1 + 1 onto Park Place, buys it, rolls 1 + 1 again (doubles) onto Boardwalk, buys it.
