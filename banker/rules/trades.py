@@ -63,6 +63,10 @@ def check(state: GameState, trade: Trade, receiver_lifts: list[int]) -> list[tup
                             player=pid, cash=cash, amount=owed)
         if gives["cash"] > cash:
             raise RuleError("short_of_cash", N_("{player} has only {cash} to give."), player=pid, cash=cash)
+        if state.debts_of(pid) and (gives["cash"] or any(how == "lift" for payer, _, _, how in payments if payer == pid)):
+            # As with building and repaying mortgages: cash owed is not spent elsewhere first.
+            raise RuleError("in_debt", N_("{player} must first pay the {amount} still owed."),
+                            player=pid, amount=sum(d.amount for d in state.debts_of(pid)))
     return payments
 
 

@@ -360,3 +360,14 @@ def test_money_deeds_and_cards_are_conserved_across_trades_fees_and_lifts():
     # Ann: +30 mortgage, -300, -193 lift, -400, -110 lift, +200 mortgage, +150;
     # Bob: +175 mortgage, +300, -33 lift, -40; Cy: +100 mortgage, +400, +40, -150, -20 fee.
     assert [cash(state, p) for p in (ANN, BOB, CY)] == [877, 1902, 1870]
+
+
+def test_a_player_in_debt_may_trade_deeds_for_cash_but_not_give_cash_away():
+    """Cash owed is not spent elsewhere first, as with building and repaying mortgages."""
+    state = owning(started(3), ANN, READING)
+    state = play(state, ANN, "pay", to=CY, amount=2000)          # Ann owes Cy more than she has
+    assert refusal(state, ANN, "offer_trade", RuleError, to=BOB, give={"cash": 10}).code == "in_debt"
+    state, _ = go(state, ANN, "offer_trade", to=BOB, give={"squares": [READING]}, get={"cash": 300})
+    trade = state.trades[-1].id
+    state, _ = go(state, BOB, "accept_trade", trade=trade)
+    assert state.deeds[READING].owner == BOB and cash(state, ANN) == 1800
