@@ -130,6 +130,7 @@ def table_context(game: Game, banker: bool) -> dict:
         banker=banker, cells=board_cells(state), history=history_rows(game, state),
         join_url=public_url(url_for("join.page", code=game.code)),
         turn_legal=legal_actions(state, state.turn) if state.turn else set(),
+        decider_legal=_decider_legal(state),
         undoable=_undoable(game, state) if banker else None,
     )
     if state.status == "lobby":
@@ -156,6 +157,15 @@ def _time_limit(game: Game, state: GameState) -> dict:
     deadline = started.replace(tzinfo=UTC) + timedelta(minutes=minutes)
     left = max(0, int((deadline - datetime.now(UTC)).total_seconds()))
     return {"deadline": deadline.isoformat(), "time_left": f"{left // 60}:{left % 60:02d}"}
+
+
+def _decider_legal(state: GameState) -> set[str]:
+    """What the seat owing a decision out of turn (a creditor settling deeds received) may do,
+    so the banker can answer for a player without a phone."""
+    pending = state.pending
+    if not pending or pending.get("player") in (None, state.turn):
+        return set()
+    return legal_actions(state, pending["player"])
 
 
 def _undoable(game: Game, state: GameState) -> str | None:

@@ -140,3 +140,17 @@ def test_the_creditor_settles_the_mortgaged_deeds_received(client, host, phone):
     state = game.state()
     assert state["pending"] is None and deed(state, 3)["mortgaged"] and seat(state, 1)["cash"] == 2967
     assert "Ann paid the bank $3: 10% on the mortgage of Baltic Avenue." in messages(ann.page())
+
+
+def test_the_banker_can_settle_the_deeds_for_a_creditor_whose_turn_it_is_not(client, host, phone):
+    """A creditor without a phone: the host's banker tools answer their decision for them."""
+    game = play(new_game(client, players=3), *BOB_BANKRUPT_TO_ANN)
+    banker = host(game)
+    page = banker.page()
+    assert "Act for Ann" in unescape(page)
+    settle = page_form(page, "receive_deeds")
+    assert settle.get("player") == "1" and settle.boxes == [("lift", "3", False)]
+    banker.submit(settle, check=[3])  # lift it now: $33
+    state = game.state()
+    assert state["pending"] is None and not deed(state, 3)["mortgaged"] and seat(state, 1)["cash"] == 2937
+    assert "Act for Ann" not in unescape(banker.page())
