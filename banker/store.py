@@ -6,7 +6,7 @@ import hmac
 import secrets
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import event, func, select, update
@@ -35,7 +35,6 @@ class Outcome:
     state: GameState
     player: int | None = None
     repeated: bool = False
-    undone: dict | None = field(default=None)
 
 
 def token_hash(token: str) -> str:

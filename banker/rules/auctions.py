@@ -7,7 +7,6 @@ from .errors import N_, RuleError
 from .money import charge, require_no_debt
 from .state import BANK, Auction, GameState
 
-BUILDINGS = ("house", "hotel")
 
 
 def require_no_auction(state: GameState) -> None:

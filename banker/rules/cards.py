@@ -13,7 +13,6 @@ from .moves import advance, land, send_to_jail
 from .state import BANK, GameState, Player
 
 DECKS = ("chance", "chest")
-SQUARE_DECKS = {"chance": "chance", "community_chest": "chest"}
 
 
 @cache
@@ -153,7 +152,3 @@ def use_jail_card(state: GameState, player_id: int, card_id: str | None, effects
     effects.append({"kind": "left_jail", "player": player_id, "how": "card", "card": used,
                     "deck": deck_of(state, used)})
 
-
-def pending_draw(square_type: str) -> str | None:
-    """The deck a square sends you to, if any."""
-    return SQUARE_DECKS.get(square_type)
