@@ -2,7 +2,7 @@
 bank's supply of 32 houses and 12 hotels. A hotel is the fifth level of a lot."""
 
 from .errors import N_, RuleError
-from .money import require_no_debt, transfer
+from .money import require_cash, require_no_debt, transfer
 from .state import BANK, Deed, GameState
 
 HOTEL = 5
@@ -95,10 +95,8 @@ def check_build(state: GameState, player_id: int, square: int) -> int:
     else:
         require_no_debt(state, player_id)
         cost = state.board[square].house_cost
-        player = state.player(player_id)
-        if player.cash < cost:
-            raise RuleError("short_of_cash", N_("A building on {square} costs {price}; {player} has only {cash}."),
-                            square=square, price=cost, player=player_id, cash=player.cash)
+        require_cash(state, player_id, cost, N_("A building on {square} costs {price}; {player} has only {cash}."),
+                     square=square, price=cost)
     if now == 4 and state.bank_hotels < 1:
         raise RuleError("no_hotels", N_("The bank has no hotels left."))
     if now < 4 and state.bank_houses < 1:
@@ -202,10 +200,7 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
         raise RuleError("no_hotels", N_("That needs {need} hotels from the bank, which has {count}."),
                         need=state.bank_hotels - hotels, count=state.bank_hotels)
     price = bought * cost - sold * (cost // 2)
-    player = state.player(player_id)
-    if price > player.cash:
-        raise RuleError("short_of_cash", N_("That costs {price}; {player} has only {cash}."),
-                        price=price, player=player_id, cash=player.cash)
+    require_cash(state, player_id, price, N_("That costs {price}; {player} has only {cash}."), price=price)
     state.bank_houses, state.bank_hotels = houses, hotels
     for s in squares:
         set_level(state.deeds[s], levels[s])

@@ -1,7 +1,7 @@
 """Buying the unowned deed a player landed on, or declining it."""
 
 from .errors import N_, RuleError
-from .money import require_no_debt, transfer
+from .money import require_cash, require_no_debt, transfer
 from .auctions import open_deed_auction
 from .state import BANK, GameState
 
@@ -19,10 +19,8 @@ def buy(state: GameState, player_id: int, effects: list) -> None:
     square = offered_square(state, player_id)
     require_no_debt(state, player_id)
     price = state.board[square].price
-    player = state.player(player_id)
-    if player.cash < price:
-        raise RuleError("short_of_cash", N_("{square} costs {price}; {player} has only {cash}."),
-                        square=square, price=price, player=player_id, cash=player.cash)
+    require_cash(state, player_id, price, N_("{square} costs {price}; {player} has only {cash}."),
+                 square=square, price=price)
     transfer(state, player_id, BANK, price, effects, "purchase", square)
     state.deeds[square].owner = player_id
     state.pending = None

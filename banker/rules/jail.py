@@ -2,7 +2,7 @@
 
 from .auctions import require_no_auction
 from .errors import N_, RuleError
-from .money import charge, require_no_debt, to_bank, transfer
+from .money import charge, require_cash, require_no_debt, to_bank, transfer
 from .moves import advance, land
 from .state import GameState, Player
 
@@ -43,8 +43,7 @@ def pay_fine(state: GameState, player: Player, effects: list) -> None:
     require_no_debt(state, player.id)
     if state.rolled:
         raise RuleError("already_rolled", N_("The fine is paid before rolling."))
-    if player.cash < fine(state):
-        raise RuleError("short_of_cash", N_("The fine is {amount}; {player} has only {cash}."),
-                        amount=fine(state), player=player.id, cash=player.cash)
+    require_cash(state, player.id, fine(state), N_("The fine is {amount}; {player} has only {cash}."),
+                 amount=fine(state))
     transfer(state, player.id, to_bank(state), fine(state), effects, "jail_fine")
     release(player, effects, "fine")

@@ -68,6 +68,14 @@ def pay_debt(state: GameState, debtor: int, debt_id: int | None, effects: list) 
     effects.append({"kind": "debt_paid", "id": debt.id, "debtor": debtor})
 
 
+def require_cash(state: GameState, player_id: int, cost: int, message: str, **params) -> None:
+    """Refuse a voluntary spend the player's cash does not cover (unlike `charge`, no debt is
+    opened): `message` names the cost; `player` and `cash` are filled in here."""
+    cash = state.player(player_id).cash
+    if cash < cost:
+        raise RuleError("short_of_cash", message, player=player_id, cash=cash, **params)
+
+
 def require_no_debt(state: GameState, player: int) -> None:
     """Refuse while the player still owes money (rolling, buying, ending the turn)."""
     owed = state.debts_of(player)

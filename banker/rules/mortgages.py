@@ -3,7 +3,7 @@ value plus 10% interest, rounded up to a whole unit (DESIGN.md section 6)."""
 
 from .buildings import group_deeds, level
 from .errors import N_, RuleError
-from .money import require_no_debt, transfer
+from .money import require_cash, require_no_debt, transfer
 from .state import BANK, GameState
 
 
@@ -54,10 +54,8 @@ def check_unmortgage(state: GameState, player_id: int, square: int) -> int:
         raise RuleError("not_mortgaged", N_("{square} is not mortgaged."), square=square)
     require_no_debt(state, player_id)
     cost = lift_cost(state.board[square].mortgage)
-    player = state.player(player_id)
-    if player.cash < cost:
-        raise RuleError("short_of_cash", N_("Repaying the mortgage on {square} costs {price}; {player} has only {cash}."),
-                        square=square, price=cost, player=player_id, cash=player.cash)
+    require_cash(state, player_id, cost, N_("Repaying the mortgage on {square} costs {price}; {player} has only {cash}."),
+                 square=square, price=cost)
     return cost
 
 

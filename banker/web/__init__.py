@@ -40,21 +40,24 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(404)
     def not_found(error):
-        if request.path.startswith("/api/"):
-            return api.error("not_found", _("No such game or page."), 404)
-        return _page_error(_("No such game or page. Check the code."), 404)
+        return _error("not_found", _("No such game or page."), _("No such game or page. Check the code."), 404)
 
     @app.errorhandler(405)
     def wrong_method(error):
-        if request.path.startswith("/api/"):
-            return api.error("method_not_allowed", _("That method is not allowed here."), 405)
-        return _page_error(_("That page cannot be used like this."), 405)
+        return _error("method_not_allowed", _("That method is not allowed here."),
+                      _("That page cannot be used like this."), 405)
 
     @app.errorhandler(500)
     def server_error(error):
-        if request.path.startswith("/api/"):
-            return api.error("server_error", _("Something went wrong; nothing was changed."), 500)
-        return _page_error(_("Something went wrong; nothing was changed. Try again."), 500)
+        return _error("server_error", _("Something went wrong; nothing was changed."),
+                      _("Something went wrong; nothing was changed. Try again."), 500)
+
+
+def _error(code: str, api_text: str, page_text: str, status: int):
+    """An HTTP error as JSON for the API, as a page (or htmx fragment) for everything else."""
+    if request.path.startswith("/api/"):
+        return api.error(code, api_text, status)
+    return _page_error(page_text, status)
 
 
 def _page_error(text: str, status: int):
