@@ -29,11 +29,15 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         SQLALCHEMY_DATABASE_URI="sqlite:///" + str(Path(app.instance_path) / "banker.sqlite"),
         HTMX_CDN=True,
         PUBLIC_URL=None,
-        POLL_SECONDS=1,
+        # Open live connections one process keeps (each holds a server thread; see cli.py).
+        LIVE_CONNECTIONS=200,
+        # A comment this often on an idle live connection keeps proxies from closing it and lets
+        # the server notice a connection the browser closed.
+        LIVE_HEARTBEAT_SECONDS=15,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
-        # The live probe runs every second on every phone: it must not rewrite the cookie each time.
+        # Pages ask often (actions, live reconnections): no need to rewrite the cookie each time.
         SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
         BABEL_DEFAULT_LOCALE="en",
@@ -49,8 +53,10 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
 
     from . import web
     from .models import db
+    from .notifier import LocalNotifier
     from .store import sqlite_setup
 
+    app.extensions["banker.notifier"] = LocalNotifier()
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":

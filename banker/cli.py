@@ -1,6 +1,7 @@
 """The `banker` command: serve the app on the local network and show how phones reach it."""
 
 import argparse
+import signal
 import socket
 
 from waitress import serve
@@ -19,6 +20,16 @@ def cdn_reachable(timeout: float = 1.5) -> bool:
         return False
 
 
+def server_options(app) -> dict:
+    """waitress sized for live pages: each open page holds one connection and one thread for as
+    long as it is open (LIVE_CONNECTIONS of them), with threads to spare for actions and pages,
+    and room for each phone's second connection (its actions). poll() instead of select(), which
+    cannot watch more than 1,024 sockets."""
+    live = app.config["LIVE_CONNECTIONS"]
+    return {"threads": live + 32, "connection_limit": 4 * live + 100, "asyncore_use_poll": True,
+            "ident": "tabletop-banker"}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="banker", description=__doc__)
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
@@ -35,4 +46,11 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Tabletop Banker is running. Open {url} on this laptop to create a game;")
     print("phones on the same Wi-Fi join by scanning the code the game shows.")
     print(f"Database: {app.config['SQLALCHEMY_DATABASE_URI']}  (Ctrl+C to stop)", flush=True)
-    serve(app, host=args.host, port=args.port, threads=12, ident="tabletop-banker")
+    # Ctrl+C first ends the open live connections, so that waitress's threads stop at once.
+    signal.signal(signal.SIGINT, lambda *_: _stop(app))
+    serve(app, host=args.host, port=args.port, **server_options(app))
+
+
+def _stop(app) -> None:
+    app.extensions["banker.notifier"].close()
+    raise KeyboardInterrupt

@@ -57,3 +57,14 @@ class Event(db.Model):
     nonce: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime]
     undone: Mapped[bool] = mapped_column(default=False)
+
+
+class Checkpoint(db.Model):
+    """The state after event `seq`, kept every few events and after each undo: undo replays from the
+    newest one before the event it takes back, so its work does not grow with the game."""
+
+    __tablename__ = "checkpoints"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(primary_key=True)
+    state: Mapped[dict] = mapped_column(JSON)

@@ -9,9 +9,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import event, func, select, update
+from sqlalchemy import delete, event, func, insert, select, update
 
-from .models import Event, Game, Seat, db
+from .models import Checkpoint, Event, Game, Seat, db
+from .notifier import notifier
 from .rules import Actor, GameState, Settings, apply, new_game, parse, replay
 from .rules.actions import UNDO
 from .rules.errors import ActionError, N_, NotAllowed, RuleError
@@ -19,11 +20,18 @@ from .rules.errors import ActionError, N_, NotAllowed, RuleError
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 TRIES = 5
+# Undo replays at most this many events less one, whatever the length of the game; each
+# checkpoint is one more copy of the snapshot in the database.
+CHECKPOINT_EVERY = 32
 _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
 
 
 class Busy(RuntimeError):
     """Every retry lost the race for the game's version: the table is unusually busy."""
+
+
+class UnknownSecret(LookupError):
+    """A secret that belongs to nobody in the game: a replaced seat, or a made-up token."""
 
 
 @dataclass
@@ -33,7 +41,8 @@ class Outcome:
     version: int
     effects: list[dict]
     state: GameState
-    player: int | None = None
+    actor: Actor
+    player: int | None = None  # the new seat, after a join
     repeated: bool = False
 
 
@@ -107,110 +116,192 @@ def _free_code() -> str:
             return code
 
 
+def game_code(code: str) -> str | None:
+    """The code in its stored form (upper case), or None when it could not be a game's code: junk
+    never reaches a query."""
+    code = code.upper()
+    return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else None
+
+
 def find_game(code: str) -> Game | None:
-    return db.session.scalar(select(Game).where(Game.code == code.upper()))
+    code = game_code(code)
+    return db.session.scalar(select(Game).where(Game.code == code)) if code else None
+
+
+def visit(code: str, secret: str | None) -> tuple[Game | None, Actor | None]:
+    """The game and who holds `secret` in it (the banker, a seat, or None), in one query."""
+    code = game_code(code)
+    if code is None:
+        return None, None
+    if not secret:
+        return find_game(code), None
+    row = db.session.execute(
+        select(Game, Seat.player_id).outerjoin(Seat, _seat_of(secret)).where(Game.code == code)
+    ).first()
+    if row is None:
+        return None, None
+    game, player = row
+    if hmac.compare_digest(token_hash(secret), game.banker_token_hash):
+        return game, Actor(banker=True)
+    return game, (Actor(player=player) if player is not None else None)
+
+
+def _seat_of(secret: str):
+    """The join condition for the seat that holds `secret` in the game being read."""
+    return (Seat.game_id == Game.id) & (Seat.token_hash == token_hash(secret))
 
 
 def version_of(code: str) -> int | None:
     """The one cheap query behind live updates: no snapshot, no replay."""
-    return db.session.scalar(select(Game.version).where(Game.code == code.upper()))
+    code = game_code(code)
+    return db.session.scalar(select(Game.version).where(Game.code == code)) if code else None
 
 
 def load_state(game: Game) -> GameState:
     return GameState.from_dict(game.state)
 
 
-def actor_for(game: Game, token: str | None) -> Actor | None:
-    """Who holds this secret in this game: the banker, a seat, or nobody (None)."""
-    if not token:
-        return None
-    digest = token_hash(token)
-    if hmac.compare_digest(digest, game.banker_token_hash):
-        return Actor(banker=True)
-    player = db.session.scalar(
-        select(Seat.player_id).where(Seat.game_id == game.id, Seat.token_hash == digest)
-    )
-    return Actor(player=player) if player is not None else None
+def act(code: str, data: dict, secret: str | None = None, seat_token: str | None = None,
+        actor: Actor | None = None) -> Outcome:
+    """Apply one action (or undo) for whoever holds `secret` (no secret: a newcomer joining) and
+    save it; a repeated nonce returns the first outcome. Once committed, the game's live pages hear
+    of it; nothing refused or lost in a race is announced.
 
-
-def act(code: str, actor: Actor, data: dict, seat_token: str | None = None) -> Outcome:
-    """Apply one action (or undo) to a game and save it; a repeated nonce returns the first outcome.
-
-    `seat_token` is the new seat's secret when the action is a join.
+    One query reads the game, the secret's seat and a first use of the nonce; then the snapshot is
+    updated and the event appended. Raises LookupError (no such game), UnknownSecret, a GameError
+    (refused) or Busy. `seat_token` is the new seat's secret when the action is a join. An
+    in-process caller that knows who acts (a benchmark, a test) may name the `actor` instead of
+    a secret; requests always go by their secret.
     """
     nonce = _nonce(data.get("nonce"))
+    code = game_code(code)
+    if code is None:
+        raise LookupError(code)
     for _ in range(TRIES):
         with writing():
-            game = db.session.scalar(select(Game).where(Game.code == code.upper()))
-            if game is None:
+            row = _game_row(code, secret, nonce)
+            if row is None:
                 raise LookupError(code)
-            if nonce and (first := _event_by_nonce(game, nonce)):
-                if first.actor != str(actor):
+            actor = actor or _actor(row, secret)
+            if nonce and row.first_seq is not None:
+                if row.first_actor != str(actor):
                     # Someone else's nonce: their result is not this request's, and this action
                     # cannot be stored under it either; swallowing it in silence would lose it.
                     raise RuleError("nonce_taken",
                                     N_("That nonce was already used by someone else; send a new one."))
-                outcome = Outcome(first.seq, first.effects, load_state(game),
-                                  _joined(first), repeated=True)
-                db.session.commit()
-                return outcome
-            version = game.version
+                db.session.rollback()
+                return Outcome(row.first_seq, row.first_effects, GameState.from_dict(row.state), actor,
+                               _joined_player(row.first_type, row.first_effects), repeated=True)
             if data.get("type") == UNDO:
-                state, effects, payload = _undo(game, actor)
+                state, effects, payload = _undo(row, actor)
             else:
                 action = parse(data)
-                state, effects = apply(load_state(game), action, actor)
+                # The snapshot was decoded for this request alone, so the rules may change it in place.
+                state, effects = apply(GameState.from_dict(row.state), action, actor, copy=False)
                 payload = action.to_dict()
-            if _save(game, actor, payload, state, effects, nonce):
-                player = _joined_player(payload, effects)
+            version = row.version + 1
+            if _save(row, actor, payload, state, effects, nonce):
+                player = _joined_player(payload["type"], effects)
                 if player is not None:
-                    db.session.add(Seat(game_id=game.id, player_id=player,
+                    db.session.add(Seat(game_id=row.id, player_id=player,
                                         token_hash=token_hash(seat_token or new_token())))
                 db.session.commit()
-                return Outcome(version + 1, effects, state, player)
+                notifier().publish(code, version)
+                return Outcome(version, effects, state, actor, player)
             db.session.rollback()
     raise Busy(code)
 
 
-def _save(game: Game, actor: Actor, payload: dict, state: GameState, effects: list,
-          nonce: str | None) -> bool:
-    """Write the snapshot if nobody else did first, and append the event; False on a lost race."""
-    version = game.version
+def _game_row(code: str, secret: str | None, nonce: str | None):
+    """The game's row, locked for this write where the database can (PostgreSQL), with the seat
+    holding `secret` and the first event that used `nonce`, if any."""
+    query = select(Game.id, Game.version, Game.edition, Game.settings, Game.state,
+                   Game.banker_token_hash).where(Game.code == code).with_for_update(of=Game)
+    if secret:
+        query = query.add_columns(Seat.player_id).outerjoin(Seat, _seat_of(secret))
+    if nonce:
+        query = query.add_columns(
+            Event.seq.label("first_seq"), Event.actor.label("first_actor"),
+            Event.type.label("first_type"), Event.effects.label("first_effects"),
+        ).outerjoin(Event, (Event.game_id == Game.id) & (Event.nonce == nonce))
+    return db.session.execute(query).first()
+
+
+def _actor(row, secret: str | None) -> Actor:
+    """Who holds the secret: the banker, a seat, or (no secret) a newcomer."""
+    if not secret:
+        return Actor()
+    if hmac.compare_digest(token_hash(secret), row.banker_token_hash):
+        return Actor(banker=True)
+    if row.player_id is None:
+        raise UnknownSecret(row.id)
+    return Actor(player=row.player_id)
+
+
+def _save(row, actor: Actor, payload: dict, state: GameState, effects: list, nonce: str | None) -> bool:
+    """Write the snapshot if nobody else did first, append the event and, every CHECKPOINT_EVERY
+    events and after an undo, a checkpoint; False on a lost race."""
+    version = row.version + 1
+    snapshot = state.to_dict()
     saved = db.session.execute(
-        update(Game).where(Game.id == game.id, Game.version == version)
-        .values(state=state.to_dict(), version=version + 1)
+        update(Game).where(Game.id == row.id, Game.version == row.version)
+        .values(state=snapshot, version=version)
         .execution_options(synchronize_session=False)
     )
     if saved.rowcount != 1:
         return False
-    db.session.add(Event(
-        game_id=game.id, seq=version + 1, actor=str(actor), type=payload["type"],
-        payload=payload, effects=effects, nonce=nonce, created_at=datetime.now(UTC),
+    db.session.execute(insert(Event).values(
+        game_id=row.id, seq=version, actor=str(actor), type=payload["type"], payload=payload,
+        effects=effects, nonce=nonce, created_at=datetime.now(UTC), undone=False,
     ))
+    if version % CHECKPOINT_EVERY == 0 or payload["type"] == UNDO:
+        db.session.execute(insert(Checkpoint).values(game_id=row.id, seq=version, state=snapshot))
     return True
 
 
-def _undo(game: Game, actor: Actor) -> tuple[GameState, list, dict]:
-    """Mark the newest live event undone and rebuild the state by replaying the rest."""
+def _undo(row, actor: Actor) -> tuple[GameState, list, dict]:
+    """Mark the newest live event undone and rebuild the state without it: from the newest
+    checkpoint before it, replaying the few live events in between (at most CHECKPOINT_EVERY - 1;
+    a game saved before checkpoints existed replays from its start).
+
+    Why that checkpoint is never far back: a checkpoint is written every CHECKPOINT_EVERY versions
+    and after every undo, and an undo deletes only the checkpoints at or after the event it takes
+    back. The checkpoint that existed just before the newest live event was applied is therefore
+    still there: undos since then only took back later events.
+    """
     if not actor.banker:
         raise NotAllowed("banker_only", N_("Only the banker can undo."))
-    last = last_live_event(game)
+    last = _last_live(row.id)
     if last is None:
         raise RuleError("nothing_to_undo", N_("There is nothing to undo."))
     if last.type == "join":
         raise RuleError("join_not_undoable", N_("Joining the game cannot be undone."))
-    last.undone = True
-    state = replay_game(game, exclude=last.seq)
+    db.session.execute(update(Event).where(Event.id == last.id).values(undone=True)
+                       .execution_options(synchronize_session=False))
+    db.session.execute(delete(Checkpoint).where(Checkpoint.game_id == row.id, Checkpoint.seq >= last.seq))
+    base = db.session.execute(
+        select(Checkpoint.seq, Checkpoint.state)
+        .where(Checkpoint.game_id == row.id, Checkpoint.seq < last.seq)
+        .order_by(Checkpoint.seq.desc()).limit(1)
+    ).first()
+    start = GameState.from_dict(base.state) if base else None
+    log = live_log(row.id, after=base.seq if base else 0, before=last.seq)
+    state = replay(row.edition, Settings(**row.settings), log, start)
     effects = [{"kind": "undone", "seq": last.seq, "type": last.type}]
     return state, effects, {"type": UNDO, "seq": last.seq}
 
 
-def last_live_event(game: Game) -> Event | None:
+def _last_live(game_id: int) -> Event | None:
     """The newest event that is not undone and not itself an undo: what Undo would take back."""
     return db.session.scalar(
-        select(Event).where(Event.game_id == game.id, Event.undone.is_(False), Event.type != UNDO)
+        select(Event).where(Event.game_id == game_id, Event.undone.is_(False), Event.type != UNDO)
         .order_by(Event.seq.desc()).limit(1)
     )
+
+
+def last_live_event(game: Game) -> Event | None:
+    """What Undo would take back now."""
+    return _last_live(game.id)
 
 
 def started_at(game: Game) -> datetime | None:
@@ -228,23 +319,21 @@ def undo_count(game: Game) -> int:
     )
 
 
-def live_log(game: Game, exclude: int | None = None) -> list[tuple[Actor, dict]]:
-    """The (actor, action) pairs that make the game, oldest first, without undone entries."""
-    rows = db.session.execute(
-        select(Event.actor, Event.payload, Event.seq)
-        .where(Event.game_id == game.id, Event.undone.is_(False), Event.type != UNDO)
-        .order_by(Event.seq)
-    )
-    return [(Actor.parse(a), p) for a, p, seq in rows if seq != exclude]
+def live_log(game_id: int, after: int = 0, before: int | None = None) -> list[tuple[Actor, dict]]:
+    """The (actor, action) pairs that make the game, oldest first, without undone entries: all of
+    them, or those after event `after` and before event `before`."""
+    query = (select(Event.actor, Event.payload)
+             .where(Event.game_id == game_id, Event.undone.is_(False), Event.type != UNDO,
+                    Event.seq > after)
+             .order_by(Event.seq))
+    if before is not None:
+        query = query.where(Event.seq < before)
+    return [(Actor.parse(a), p) for a, p in db.session.execute(query)]
 
 
-def replay_game(game: Game, exclude: int | None = None) -> GameState:
-    """The state rebuilt from the event log alone; must equal the snapshot."""
-    return replay(game.edition, Settings(**game.settings), live_log(game, exclude))
-
-
-def _event_by_nonce(game: Game, nonce: str) -> Event | None:
-    return db.session.scalar(select(Event).where(Event.game_id == game.id, Event.nonce == nonce))
+def replay_game(game: Game) -> GameState:
+    """The state rebuilt from the event log alone, from the start; must equal the snapshot."""
+    return replay(game.edition, Settings(**game.settings), live_log(game.id))
 
 
 def _nonce(value) -> str | None:
@@ -255,14 +344,10 @@ def _nonce(value) -> str | None:
     return value
 
 
-def _joined_player(payload: dict, effects: list) -> int | None:
-    if payload["type"] != "join":
+def _joined_player(kind: str, effects: list) -> int | None:
+    if kind != "join":
         return None
     return next(e["player"] for e in effects if e["kind"] == "joined")
-
-
-def _joined(first: Event) -> int | None:
-    return _joined_player(first.payload, first.effects)
 
 
 def history(game: Game, limit: int | None = None) -> list[Event]:

@@ -31,12 +31,12 @@ def main() -> None:
         game, _ = store.create_game()
         code = game.code
         for name, token in (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat")):
-            store.act(code, Actor(), {"type": "join", "name": name, "token": token})
-        store.act(code, Actor(banker=True), {"type": "start", "order": [1, 2, 3, 4]})
+            store.act(code, {"type": "join", "name": name, "token": token})
+        store.act(code, {"type": "start", "order": [1, 2, 3, 4]}, actor=Actor(banker=True))
         banker = Actor(banker=True)
 
         def pay():
-            store.act(code, banker, {"type": "bank_pay", "player": 1, "amount": 1})
+            store.act(code, {"type": "bank_pay", "player": 1, "amount": 1}, actor=banker)
 
         rows = []
         for events in (10, 1000, 5000):

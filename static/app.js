@@ -81,3 +81,22 @@ document.addEventListener("submit", (event) => {
     event.stopPropagation();
   }
 }, true);
+
+// The live connection (templates/_live.html). The version the page shows moves on with each update
+// (the event's id). A hidden page closes its connection, so that background tabs (seats the banker
+// opened for players without a phone) do not use up the browser's few connections to the server,
+// and a phone asleep holds no server thread; shown again, the page reconnects from the version it
+// shows and catches up at once. Swapping #live through htmx lets the SSE extension close the old
+// connection and open the new one. A seat gone to another phone has no data-live: it stays closed.
+document.addEventListener("htmx:sseMessage", (event) => {
+  const live = document.getElementById("live");
+  if (live && event.detail.lastEventId) live.dataset.version = event.detail.lastEventId;
+});
+document.addEventListener("visibilitychange", () => {
+  const live = document.getElementById("live");
+  if (!live || !live.dataset.live) return;
+  const fresh = live.cloneNode(false);
+  if (document.hidden) fresh.removeAttribute("sse-connect");
+  else fresh.setAttribute("sse-connect", `${live.dataset.live}?v=${live.dataset.version}`);
+  htmx.swap(live, fresh.outerHTML, { swapStyle: "outerHTML" });
+});

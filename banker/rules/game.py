@@ -49,10 +49,13 @@ def subject(state: GameState, action: Action, actor: Actor) -> int | None:
     raise RuleError("which_player", N_("Say which player this is for."))
 
 
-def apply(state: GameState, action: Action, actor: Actor) -> tuple[GameState, list[dict]]:
+def apply(state: GameState, action: Action, actor: Actor, copy: bool = True) -> tuple[GameState, list[dict]]:
     """Apply one action for an actor; the given state is left untouched.
 
     Raises ActionError (malformed), RuleError (illegal now) or NotAllowed (not this actor's to take).
+    With `copy=False` the action changes the given state itself, and a refused one may leave it
+    half-changed: for a caller that throws the state away either way (a replay, the store's freshly
+    loaded snapshot), which saves copying it.
     """
     if action.type in BANKER_ONLY and not actor.banker:
         raise NotAllowed("banker_only", N_("Only the banker can do that."))
@@ -60,7 +63,7 @@ def apply(state: GameState, action: Action, actor: Actor) -> tuple[GameState, li
         raise RuleError("already_seated", N_("You already have a seat in this game."))
     if action.type not in LOBBY:
         require_playing(state)
-    new = state.copy()
+    new = state.copy() if copy else state
     player = subject(new, action, actor)
     if player is not None and new.player(player).bankrupt:
         raise RuleError("bankrupt", N_("{player} is bankrupt and out of the game."), player=player)
@@ -133,11 +136,12 @@ def _seed(state: GameState, amount: int, effects: list) -> None:
     transfer(state, BANK, POT, amount, effects, "seed")
 
 
-def replay(edition: str, settings, log) -> GameState:
-    """Fold a game's log of (actor, action dict) pairs from a new game: gives its current state."""
-    state = new_game(edition, settings)
+def replay(edition: str, settings, log, start: GameState | None = None) -> GameState:
+    """Fold a game's log of (actor, action dict) pairs from a new game, or from `start` (a state the
+    log continues, which is changed in place): gives its current state."""
+    state = start or new_game(edition, settings)
     for actor, data in log:
-        state, _ = apply(state, parse(data), actor)
+        state, _ = apply(state, parse(data), actor, copy=False)
     return state
 
 

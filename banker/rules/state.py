@@ -197,18 +197,22 @@ class GameState:
         return GameState.from_dict(self.to_dict())
 
 
+# Values _plain returns as they are: checked inline, because a call per leaf was most of its cost.
+_LEAVES = frozenset({int, str, bool, float, type(None)})
+
+
 def _plain(value):
     """Dataclasses to dicts and tuples to lists, all the way down; a fresh copy of every container.
 
     (dataclasses.asdict does the same but deep-copies every leaf, which made it most of the cost
     of an action.)
     """
-    if is_dataclass(value):
-        return {name: _plain(item) for name, item in vars(value).items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
     if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
+        return {key: item if type(item) in _LEAVES else _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [item if type(item) in _LEAVES else _plain(item) for item in value]
+    if is_dataclass(value):
+        return _plain(vars(value))
     return value
 
 

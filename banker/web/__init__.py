@@ -1,6 +1,7 @@
 """The web layer: thin blueprints over the store, CSRF, translations and error pages."""
 
 import secrets
+from dataclasses import dataclass
 
 from flask import Flask, render_template, request
 from flask_babel import Babel, get_locale
@@ -15,20 +16,48 @@ from .respond import from_htmx
 csrf = CSRFProtect()
 babel = Babel()
 LANGUAGES = ["en"]
-HTMX_VERSION = "2.0.8"
 HTMX_CDN_HOST = "cdn.jsdelivr.net"
-HTMX_SRI = "sha384-/TgkGk7p307TH7EXJDuUlgG3Ce1UVolAOFopFekQkkXihi5u/6OCvVKyz1W+idaz"
+
+
+@dataclass(frozen=True)
+class Script:
+    """A pinned npm release served from the CDN with its SRI hash, or from static/vendor/ (the same
+    bytes) when the CDN is out of reach; `loaded` is the expression that is true once it ran."""
+
+    package: str
+    version: str
+    file: str
+    sri: str
+    loaded: str
+
+    @property
+    def cdn_url(self) -> str:
+        return f"https://{HTMX_CDN_HOST}/npm/{self.package}@{self.version}/{self.file}"
+
+    @property
+    def vendored(self) -> str:
+        return f"vendor/{self.package.removesuffix('.org')}-{self.version}.min.js"
+
+
+SCRIPTS = (
+    Script("htmx.org", "2.0.8", "dist/htmx.min.js",
+           "sha384-/TgkGk7p307TH7EXJDuUlgG3Ce1UVolAOFopFekQkkXihi5u/6OCvVKyz1W+idaz", "window.htmx"),
+    # The live connection (Server-Sent Events); its init defines htmx.createEventSource.
+    Script("htmx-ext-sse", "2.2.4", "dist/sse.min.js",
+           "sha384-A986SAtodyH8eg8x8irJnYUk7i9inVQqYigD6qZ9evobksGNIXfeFvDwLSHcp31N", "htmx.createEventSource"),
+)
 
 
 def init_app(app: Flask) -> None:
     csrf.init_app(app)
     app.jinja_env.add_extension("jinja2.ext.do")
     babel.init_app(app, locale_selector=lambda: request.accept_languages.best_match(LANGUAGES) or "en")
-    for blueprint in (home.bp, table.bp, player.bp, join.bp, live.bp, api.bp):
+    live.init_app(app)
+    for blueprint in (home.bp, table.bp, player.bp, join.bp, api.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     app.jinja_env.filters["money"] = lambda amount, currency="$": f"{currency}{amount:,}"
-    app.jinja_env.globals.update(htmx_version=HTMX_VERSION, htmx_sri=HTMX_SRI, htmx_cdn_host=HTMX_CDN_HOST,
+    app.jinja_env.globals.update(scripts=SCRIPTS,
                                  nonce=lambda: secrets.token_urlsafe(16), get_locale=get_locale,
                                  lift_cost=lift_cost, fee=transfer_fee)
     app.context_processor(lambda: {"token_names": token_names(), "group_names": group_names(),

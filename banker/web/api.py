@@ -22,20 +22,27 @@ def _body() -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _game_and_actor(code: str):
-    """The game and who the bearer token belongs to, or an error response."""
-    game = store.find_game(code)
-    if game is None:
-        return None, None, error("not_found", _("No game with code %(code)s.", code=code), 404)
+def _bearer() -> str | None:
     header = request.headers.get("Authorization", "")
-    token = header[7:] if header.startswith("Bearer ") else None
-    actor = store.actor_for(game, token)
+    return header[7:] or None if header.startswith("Bearer ") else None
+
+
+def _game_and_actor(code: str):
+    """The game and who the bearer token belongs to (one query), or an error response."""
+    game, actor = store.visit(code, _bearer())
+    if game is None:
+        return None, None, _not_found(code)
     if actor is None:
         return game, None, error("unauthorized", _("Send a valid token for this game."), 401)
     return game, actor, None
 
 
-def _refusal(err: GameError, game):
+def _not_found(code: str):
+    return error("not_found", _("No game with code %(code)s.", code=code), 404)
+
+
+def _refusal(err: GameError, code: str | None):
+    game = store.find_game(code) if code else None
     return error(err.code, refusal(err, store.load_state(game) if game else None), err.status)
 
 
@@ -57,16 +64,15 @@ def join(code):
     data = _body()
     if data is None:
         return error("bad_request", _("Send a JSON object."), 400)
-    game = store.find_game(code)
-    if game is None:
-        return error("not_found", _("No game with code %(code)s.", code=code), 404)
     # Unlike a join page's nonce (random, made by the server), an API client's nonce may be
     # guessable, so it never derives the seat's secret: a repeated join is refused instead.
     token = store.new_token()
     try:
-        outcome = store.act(game.code, Actor(), {**data, "type": "join"}, seat_token=token)
+        outcome = store.act(code, {**data, "type": "join"}, seat_token=token)
+    except LookupError:
+        return _not_found(code)
     except GameError as err:
-        return _refusal(err, game)
+        return _refusal(err, code)
     if outcome.repeated:
         return error("already_joined", _("This join was already applied; its token was in the first answer."), 409)
     return jsonify(player_id=outcome.player, player_token=token), 201
@@ -82,16 +88,21 @@ def state(code):
 
 @bp.post("/<code>/actions")
 def act(code):
-    game, actor, failure = _game_and_actor(code)
-    if failure:
-        return failure
-    data = _body()
-    if data is None:
-        return error("bad_request", _("Send a JSON object."), 400)
+    """One action. The game, the token's seat and the nonce are read in the action's one query;
+    only a request that will be refused anyway looks the game up first (to say why in order:
+    no such game, no valid token, a malformed body)."""
+    token, data = _bearer(), _body()
+    if token is None or data is None:
+        failure = _game_and_actor(code)[2]
+        return failure or error("bad_request", _("Send a JSON object."), 400)
     try:
-        outcome = store.act(game.code, actor, data)
+        outcome = store.act(code, data, token)
+    except store.UnknownSecret:
+        return error("unauthorized", _("Send a valid token for this game."), 401)
+    except LookupError:
+        return _not_found(code)
     except GameError as err:
-        return _refusal(err, game)
+        return _refusal(err, code)
     except store.Busy:
         return error("busy", _("The table is busy; try again."), 503)
     return jsonify(version=outcome.version, events=outcome.effects, repeated=outcome.repeated,

@@ -26,8 +26,8 @@ def worth_history(game: Game) -> dict[int, list[int]]:
     if key not in cache:
         state = new_game(game.edition, Settings(**game.settings))
         series: dict[int, list[int]] = {}
-        for actor, data in store.live_log(game):
-            state, _ = apply(state, parse(data), actor)
+        for actor, data in store.live_log(game.id):
+            state, _ = apply(state, parse(data), actor, copy=False)
             if state.status != "lobby":
                 for p in state.players:
                     series.setdefault(p.id, []).append(net_worth(state, p.id))

@@ -1,6 +1,13 @@
-"""One helper per screen builds the whole context its page and every fragment of it need."""
+"""What each part of a screen shows: one small builder per piece, so a part never pays for the rest.
+
+A screen (the host's, or one phone's) of a game as it is now is a `Screen`. Each part (a
+fragment such as the wallet) names the pieces it needs in the screen's `PARTS`; each piece is a
+method returning template variables, built on first use. A full page asks for every part; a live
+update asks for each part once and shares the pieces the parts have in common.
+"""
 
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from urllib.parse import urlsplit
 
 from flask import current_app, request, url_for
@@ -15,11 +22,9 @@ from ..rules.lobby import needs_opening_roll
 from ..rules.mortgages import lift_cost
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook, tradeable
-from ..rules.view import state_json
+from . import ledger
 from .chart import worth_chart
-from .narrate import card_label, explain, involves, party, refusal, summary
-
-HISTORY_ROWS = 40
+from .narrate import card_label, explain, refusal
 
 
 def public_url(path: str) -> str:
@@ -31,30 +36,192 @@ def public_url(path: str) -> str:
     return base.rstrip("/") + path
 
 
-def history_rows(game: Game, state: GameState, player: int | None = None) -> list[dict]:
-    """The newest entries as sentences; for a phone, only those that concern its player."""
-    events = store.history(game, limit=HISTORY_ROWS * (3 if player else 1))
-    told = {e.seq: summary(state, e.effects) for e in events}
-    rows = []
-    for e in events:
-        if player is not None and e.actor != str(player) and not any(involves(x, player) for x in e.effects):
-            continue
-        text = told[e.seq]
-        if e.type == "undo":
-            undone = e.payload["seq"]
-            text = ("↶ " + told[undone]) if undone in told else text
-        rows.append({
-            "seq": e.seq, "time": e.created_at.strftime("%H:%M"), "text": text,
-            "actor": party(state, int(e.actor)) if e.actor.isdigit() else e.actor,
-            "undone": e.undone, "undo": e.type == "undo",
-        })
-    return rows[:HISTORY_ROWS]
+class Screen:
+    """One screen of one game at the version read; subclasses name their parts and pieces."""
+
+    PARTS: dict[str, tuple[str, ...]] = {}
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    @cached_property
+    def state(self) -> GameState:
+        return store.load_state(self.game)
+
+    def context(self, parts=None) -> dict:
+        """Template variables for these parts (default: the whole page)."""
+        names = {piece for part in (parts or self.PARTS) for piece in self.PARTS[part]}
+        context = self.base
+        for name in sorted(names):
+            context = {**context, **getattr(self, name)}
+        return context
+
+    @cached_property
+    def base(self) -> dict:
+        """What every part uses: the game, its state and board, the players by id."""
+        state = self.state
+        return {
+            "game": self.game, "code": self.game.code, "version": self.game.version, "state": state,
+            "board": state.board, "currency": state.board.currency,
+            "players": {p.id: p for p in state.players}, "tokens": TOKENS, "BANK": BANK,
+            "jail_fine": state.board.constants["jail_fine"],
+        }
+
+    @cached_property
+    def latest(self) -> dict:
+        return {"latest": ledger.latest(self.game, self.state)}
+
+    @cached_property
+    def trades(self) -> dict:
+        """Open offers, each with its problem (if it could not execute now) in words."""
+        seen = []
+        for trade in self.state.trades:
+            view = outlook(self.state, trade)
+            view["problem"] = refusal(view["problem"], self.state) if view["problem"] else None
+            seen.append(view)
+        return {"trades": seen}
+
+    @cached_property
+    def deck_cards(self) -> dict:
+        """The cards of the deck a player is drawing from, each with its effect in a few words."""
+        state, pending = self.state, self.state.pending
+        if not pending or pending["kind"] != "draw":
+            return {"deck_cards": []}
+        return {"deck_cards": [
+            {"id": c["id"], "label": card_label(state, c), "text": c["text"], "holder": holder(state, c["id"])}
+            for c in deck(state, pending["deck"])
+        ]}
+
+    @cached_property
+    def standings(self) -> dict:
+        """The chart of the end screen (only once the game has ended)."""
+        ended = self.state.status == "ended"
+        return {"chart": worth_chart(self.game, self.state.players) if ended else None}
 
 
-def latest_outcome(game: Game, state: GameState) -> str | None:
-    """The newest entry as a sentence: what every screen shows as the outcome of the last action."""
-    rows = store.history(game, limit=1)
-    return summary(state, rows[0].effects) if rows else None
+class TableScreen(Screen):
+    """The host screen: everything public, plus the banker's tools when this browser is the banker."""
+
+    PARTS = {
+        "turn": ("latest", "trades", "deck_cards", "standings", "lobby", "tools", "auction_key", "time_limit"),
+        "players": ("undoable",),
+        "board": ("cells",),
+        "history": ("history",),
+    }
+
+    def __init__(self, game: Game, banker: bool):
+        super().__init__(game)
+        self.banker = banker
+
+    @cached_property
+    def base(self) -> dict:
+        return {**super().base, "banker": self.banker}
+
+    @cached_property
+    def history(self) -> dict:
+        return {"history": ledger.history_rows(self.game, self.state)}
+
+    @cached_property
+    def lobby(self) -> dict:
+        """The join QR and the suggested seat order (in the lobby only)."""
+        join_url = public_url(url_for("join.page", code=self.game.code))
+        if self.state.status != "lobby":
+            return {"join_url": join_url}
+        return {"join_url": join_url, "join_qr": qr.svg(join_url), **_seat_places(self.state)}
+
+    @cached_property
+    def tools(self) -> dict:
+        """What the banker may do for the player whose turn it is, and for a seat owing a decision
+        out of turn (a creditor settling deeds received), for players without a phone."""
+        state = self.state
+        if not self.banker:
+            return {"turn_legal": set(), "decider_legal": set()}
+        pending = state.pending
+        decider = pending and pending.get("player") not in (None, state.turn)
+        return {"turn_legal": legal_actions(state, state.turn) if state.turn else set(),
+                "decider_legal": legal_actions(state, pending["player"]) if decider else set()}
+
+    @cached_property
+    def auction_key(self) -> dict:
+        """The open auction's key for the banker's countdown and close nonce: its id and high bid, and
+        after any undo the undo count (an undone close brings the auction back with the same id and
+        high bid; its nonce must not be the undone close's, nor its countdown the spent one)."""
+        auction = self.state.auction
+        if not auction or not self.banker:
+            return {"auction_key": None}
+        key = f"{auction.id}-{auction.high_bid}"
+        undos = store.undo_count(self.game)
+        return {"auction_key": f"{key}-u{undos}" if undos else key}
+
+    @cached_property
+    def time_limit(self) -> dict:
+        """The optional time limit: its deadline (ISO time, for the page's clock) and what is left."""
+        minutes = self.state.settings.time_limit_minutes
+        started = store.started_at(self.game) if minutes and self.state.status == "playing" else None
+        if started is None:
+            return {"time_left": None, "deadline": None}
+        deadline = started.replace(tzinfo=UTC) + timedelta(minutes=minutes)
+        left = max(0, int((deadline - datetime.now(UTC)).total_seconds()))
+        return {"deadline": deadline.isoformat(), "time_left": f"{left // 60}:{left % 60:02d}"}
+
+    @cached_property
+    def undoable(self) -> dict:
+        """What Undo would take back, in words (None when nothing can be undone)."""
+        last = store.last_live_event(self.game) if self.banker else None
+        if last is None or last.type == "join":
+            return {"undoable": None}
+        return {"undoable": ledger.told(self.game, self.state, last)}
+
+    @cached_property
+    def cells(self) -> dict:
+        return {"cells": board_cells(self.state)}
+
+
+class PhoneScreen(Screen):
+    """A phone: its own player's money, turn, deeds, debts, trades and history."""
+
+    PARTS = {
+        "turn": ("me", "legal", "latest", "trades", "deck_cards", "standings", "debts"),
+        "wallet": ("me", "legal", "holdings", "others"),
+        "trades": ("me", "trades", "others"),
+        "history": ("history",),
+    }
+
+    def __init__(self, game: Game, player: int):
+        super().__init__(game)
+        self.player = player
+
+    @cached_property
+    def me(self) -> dict:
+        return {"me": self.state.player(self.player)}
+
+    @cached_property
+    def legal(self) -> dict:
+        return {"legal": legal_actions(self.state, self.player)}
+
+    @cached_property
+    def trades(self) -> dict:
+        seen = super().trades["trades"]
+        return {"trades": seen, "incoming": [t for t in seen if t["trade"].to == self.player],
+                "outgoing": [t for t in seen if t["trade"].offerer == self.player]}
+
+    @cached_property
+    def debts(self) -> dict:
+        state = self.state
+        return {"my_debts": state.debts_of(self.player), "raisable": raisable_cash(state, self.player),
+                "owed_total": owed(state, self.player)}
+
+    @cached_property
+    def holdings(self) -> dict:
+        return {"holdings": explain(self.state, holdings(self.state, self.player))}
+
+    @cached_property
+    def others(self) -> dict:
+        return {"others": [p for p in self.state.players if p.id != self.player and not p.bankrupt]}
+
+    @cached_property
+    def history(self) -> dict:
+        return {"history": ledger.history_rows(self.game, self.state, self.player)}
 
 
 def board_cells(state: GameState) -> list[dict]:
@@ -79,66 +246,6 @@ def board_cells(state: GameState) -> list[dict]:
     return cells
 
 
-def game_context(game: Game) -> dict:
-    """What every screen of a game shows."""
-    state = store.load_state(game)
-    return {
-        "game": game, "code": game.code, "version": game.version, "state": state,
-        "view": state_json(state, game.version), "board": state.board,
-        "currency": state.board.currency, "players": {p.id: p for p in state.players},
-        "tokens": TOKENS, "BANK": BANK, "jail_fine": state.board.constants["jail_fine"],
-        "latest": latest_outcome(game, state),
-        "trades": [_outlook(state, t) for t in state.trades],
-        "chart": worth_chart(game, state.players) if state.status == "ended" else None,
-        "deck_cards": _deck_cards(state),
-        "auction_key": _auction_key(game, state),
-    }
-
-
-def _deck_cards(state: GameState) -> list[dict]:
-    """The cards of the deck a player is drawing from, each with its effect in a few words."""
-    pending = state.pending
-    if not pending or pending["kind"] != "draw":
-        return []
-    return [{"id": c["id"], "label": card_label(state, c), "text": c["text"], "holder": holder(state, c["id"])}
-            for c in deck(state, pending["deck"])]
-
-
-def _auction_key(game: Game, state: GameState) -> str | None:
-    """The open auction's key for the banker's countdown and close nonce: its id and high bid, and
-    after any undo the undo count (an undone close brings the auction back with the same id and
-    high bid; its nonce must not be the undone close's, nor its countdown the spent one)."""
-    if not state.auction:
-        return None
-    key = f"{state.auction.id}-{state.auction.high_bid}"
-    undos = store.undo_count(game)
-    return f"{key}-u{undos}" if undos else key
-
-
-def _outlook(state: GameState, trade) -> dict:
-    """A trade with its problem (if it could not execute now) in words."""
-    seen = outlook(state, trade)
-    seen["problem"] = refusal(seen["problem"], state) if seen["problem"] else None
-    return seen
-
-
-def table_context(game: Game, banker: bool) -> dict:
-    """The host screen: everything public, plus the banker's tools when this browser is the banker."""
-    context = game_context(game)
-    state = context["state"]
-    context.update(
-        banker=banker, cells=board_cells(state), history=history_rows(game, state),
-        join_url=public_url(url_for("join.page", code=game.code)),
-        turn_legal=legal_actions(state, state.turn) if state.turn else set(),
-        decider_legal=_decider_legal(state),
-        undoable=_undoable(game, state) if banker else None,
-    )
-    if state.status == "lobby":
-        context.update(join_qr=qr.svg(context["join_url"]), **_seat_places(state))
-    context.update(_time_limit(game, state))
-    return context
-
-
 def _seat_places(state: GameState) -> dict:
     """The lobby's suggested seat order: by opening rolls so far (highest first), then the rest
     in joining order; and whether the rolls alone now decide the whole order."""
@@ -148,55 +255,11 @@ def _seat_places(state: GameState) -> dict:
             "rolls_done": len(state.players) >= 2 and not waiting}
 
 
-def _time_limit(game: Game, state: GameState) -> dict:
-    """The optional time limit: its deadline (ISO time, for the page's clock) and what is left."""
-    minutes = state.settings.time_limit_minutes
-    started = store.started_at(game) if minutes and state.status == "playing" else None
-    if started is None:
-        return {"time_left": None, "deadline": None}
-    deadline = started.replace(tzinfo=UTC) + timedelta(minutes=minutes)
-    left = max(0, int((deadline - datetime.now(UTC)).total_seconds()))
-    return {"deadline": deadline.isoformat(), "time_left": f"{left // 60}:{left % 60:02d}"}
-
-
-def _decider_legal(state: GameState) -> set[str]:
-    """What the seat owing a decision out of turn (a creditor settling deeds received) may do,
-    so the banker can answer for a player without a phone."""
-    pending = state.pending
-    if not pending or pending.get("player") in (None, state.turn):
-        return set()
-    return legal_actions(state, pending["player"])
-
-
-def _undoable(game: Game, state: GameState) -> str | None:
-    """What Undo would take back, in words (None when nothing can be undone)."""
-    last = store.last_live_event(game)
-    if last is None or last.type == "join":
-        return None
-    return summary(state, last.effects)
-
-
-def phone_context(game: Game, player: int) -> dict:
-    """A phone: its own player's money, turn, deeds, debts and history."""
-    context = game_context(game)
-    state = context["state"]
-    me = state.player(player)
-    context.update(
-        me=me, legal=legal_actions(state, player), history=history_rows(game, state, player),
-        holdings=explain(state, holdings(state, player)),
-        my_debts=state.debts_of(player),
-        others=[p for p in state.players if p.id != player and not p.bankrupt],
-    )
-    context.update(raisable=raisable_cash(state, player), owed_total=owed(state, player))
-    context["incoming"] = [t for t in context["trades"] if t["trade"].to == player]
-    context["outgoing"] = [t for t in context["trades"] if t["trade"].offerer == player]
-    return context
-
-
 def composer_context(game: Game, player: int, partner: int) -> dict:
     """The trade composer: what each of the two players could put on the table."""
-    context = phone_context(game, player)
-    state = context["state"]
+    screen = PhoneScreen(game, player)
+    context = {**screen.base, **screen.me}
+    state = screen.state
     theirs = tradeable(state, partner)
     context.update(partner=state.player(partner), mine=tradeable(state, player), theirs=theirs,
                    lift_costs={sq: lift_cost(state.board[sq].mortgage) for sq in theirs})

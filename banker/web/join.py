@@ -3,15 +3,14 @@
 import hashlib
 import hmac
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import store
-from ..rules import Actor
 from ..rules.errors import GameError
 from ..rules.state import TOKENS
 from .narrate import refusal
-from .seats import game_or_404, remember, seat_here
+from .seats import remember, visit_or_404
 
 bp = Blueprint("join", __name__, url_prefix="/j/<code>")
 
@@ -25,8 +24,8 @@ def seat_token(code: str, nonce: str) -> str:
 
 @bp.get("")
 def page(code):
-    game = game_or_404(code)
-    if seat_here(game):
+    game, seat = visit_or_404(code, "seat")
+    if seat:
         return redirect(url_for("player.page", code=game.code))
     return render_template("join/page.html", **_context(game))
 
@@ -34,15 +33,15 @@ def page(code):
 @bp.post("")
 def submit(code):
     """Take a seat with a name and a token; the phone keeps the seat's secret in its cookie."""
-    game = game_or_404(code)
-    if seat_here(game):
+    game, seat = visit_or_404(code, "seat")
+    if seat:
         return redirect(url_for("player.page", code=game.code), 303)
     nonce = request.form.get("nonce", "")
     data = {"type": "join", "name": request.form.get("name", ""),
             "token": request.form.get("token", ""), "nonce": nonce}
     token = seat_token(game.code, nonce) if nonce else store.new_token()
     try:
-        store.act(game.code, Actor(), data, seat_token=token)
+        store.act(game.code, data, seat_token=token)
     except GameError as error:
         context = _context(game)
         return render_template("join/page.html", error=refusal(error, context["state"]),
@@ -54,8 +53,9 @@ def submit(code):
 @bp.get("/r/<token>")
 def rejoin(code, token):
     """What a seat's rejoin QR opens: this phone takes over the seat."""
-    game = game_or_404(code)
-    actor = store.actor_for(game, token)
+    game, actor = store.visit(code, token)
+    if game is None:
+        abort(404)
     if actor is None or actor.player is None:
         message = _("This rejoin code is no longer valid; ask the banker for a new one.")
         return render_template("error.html", message=message), 404

@@ -3,56 +3,57 @@
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from .. import store
-from .context import composer_context, phone_context
-from .respond import page_or_fragment, perform
-from .seats import game_or_404, seat_here
+from .context import PhoneScreen, composer_context
+from .live import Gone, render_parts, stream
+from .respond import perform
+from .seats import secret, visit_or_404
 
 bp = Blueprint("player", __name__, url_prefix="/p/<code>")
-PARTS = {"turn", "wallet", "trades", "history"}
 
 
 @bp.get("")
 def page(code):
-    game = game_or_404(code)
-    seat = seat_here(game)
+    game, seat = visit_or_404(code, "seat")
     if seat is None:
         return redirect(url_for("join.page", code=game.code))
-    return render_template("player/page.html", **phone_context(game, seat.player))
+    return render_template("player/page.html", **PhoneScreen(game, seat.player).context())
 
 
-@bp.get("/part/<name>")
-def part(code, name):
-    """One fragment of the phone screen, refreshed when the game changes."""
-    if name not in PARTS:
-        abort(404)
-    game = game_or_404(code)
-    seat = seat_here(game)
-    if seat is None:
-        abort(404)
-    return page_or_fragment("player/page.html", f"player/_{name}.html",
-                            **phone_context(game, seat.player))
+@bp.get("/live")
+def live(code):
+    """The phone screen's live connection (see live.py); a seat gone to another phone is told so."""
+    game, _seat = visit_or_404(code, "seat")
+    key = secret("seat", code)
+
+    def render():
+        game, actor = store.visit(code, key)
+        if game is None or actor is None or actor.player is None:
+            raise Gone(render_template("player/_gone.html", code=code.upper()))
+        return game.version, render_parts(PhoneScreen(game, actor.player), "player")
+
+    return stream(game.code, render)
 
 
 @bp.post("/act")
 def act(code):
     """Every form on the phone: roll, buy, decline, pay, pay a debt, end the turn."""
-    game = game_or_404(code)
-    seat = seat_here(game)
+    seat = secret("seat", code)
     if seat is None:
-        return redirect(url_for("join.page", code=game.code), 303)
-    return perform(game, seat, request.form, url_for("player.page", code=game.code))
+        return redirect(url_for("join.page", code=code.upper()), 303)
+    return perform(code, seat, request.form, url_for("player.page", code=code.upper()),
+                   rejoin=url_for("join.page", code=code.upper()))
 
 
 @bp.route("/trade/<int:partner>", methods=["GET", "POST"])
 def trade(code, partner):
     """Compose an offer to one other player; sending it returns to the phone screen."""
-    game = game_or_404(code)
-    seat = seat_here(game)
+    game, seat = visit_or_404(code, "seat")
     if seat is None:
         return redirect(url_for("join.page", code=game.code))
     here = url_for("player.trade", code=game.code, partner=partner)
     if request.method == "POST":
-        return perform(game, seat, request.form, here, done=url_for("player.page", code=game.code))
+        return perform(game.code, secret("seat", code), request.form, here,
+                       done=url_for("player.page", code=game.code), rejoin=url_for("join.page", code=game.code))
     state = store.load_state(game)
     if partner == seat.player or not state.has_player(partner) or state.player(partner).bankrupt \
             or state.player(seat.player).bankrupt:

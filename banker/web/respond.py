@@ -1,6 +1,6 @@
 """The one place that turns an outcome or a refusal into a response, for htmx or a plain form."""
 
-from flask import flash, make_response, redirect, render_template, request
+from flask import abort, flash, redirect, render_template, request
 from flask_babel import gettext as _
 
 from .. import store
@@ -14,15 +14,9 @@ def from_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def page_or_fragment(page: str, fragment: str, **context):
-    """The fragment for an htmx request, else the whole page that includes it."""
-    response = make_response(render_template(fragment if from_htmx() else page, **context))
-    response.vary.add("HX-Request")
-    return response
-
-
-def acted(outcome: Outcome, code: str, back: str, leave: bool = False):
-    """After an action: htmx gets the message, the new probe and a refresh signal; a form, a redirect.
+def acted(outcome: Outcome, back: str, leave: bool = False):
+    """After an action: htmx gets the message (the screen itself changes through its live
+    connection, like every other screen of the game); a plain form, a redirect.
 
     `leave` sends the browser on to `back` (a finished task page, such as the trade composer).
     """
@@ -32,12 +26,7 @@ def acted(outcome: Outcome, code: str, back: str, leave: bool = False):
         if from_htmx():
             return "", 200, {"HX-Redirect": back}
         return redirect(back, 303)
-    response = make_response(render_template(
-        "_message.html", message=text, category="ok", code=code, version=outcome.version,
-        probe_oob=True,
-    ))
-    response.headers["HX-Trigger"] = "game-changed"
-    return response
+    return render_template("_message.html", message=text, category="ok")
 
 
 def refused(error: GameError, state, back: str):
@@ -60,17 +49,25 @@ def message(text: str, status: int, back: str | None = None):
     return render_template("error.html", message=text), status
 
 
-def perform(game, actor, form, back: str, done: str | None = None):
-    """Apply an action form through the store and answer with its outcome or refusal.
+def perform(code: str, secret: str | None, form, back: str, done: str | None = None,
+            rejoin: str | None = None):
+    """Apply an action form for whoever holds `secret` and answer with its outcome or refusal.
 
     The form is read inside the same `try`: a malformed form (one die, a bad seat order) is a
     refusal like any other, not a server error. A refusal stays on `back`; success goes on to
-    `done` when given (leaving a task page), else stays too.
+    `done` when given (leaving a task page), else stays too. A secret that no longer holds a seat
+    (the seat moved to another phone) sends a plain form on to `rejoin`.
     """
     try:
-        outcome = store.act(game.code, actor, action_from_form(form))
+        outcome = store.act(code, action_from_form(form), secret)
     except GameError as error:
-        return refused(error, store.load_state(game), back)
+        return refused(error, store.load_state(store.find_game(code)), back)
+    except store.UnknownSecret:
+        if rejoin and not from_htmx():
+            return redirect(rejoin, 303)
+        return message(_("This seat moved to another phone; ask the banker for a new rejoin code."), 403)
     except store.Busy:
         return message(_("The table is busy; try again."), 503, back)
-    return acted(outcome, game.code, done or back, leave=done is not None)
+    except LookupError:
+        abort(404)
+    return acted(outcome, done or back, leave=done is not None)

@@ -15,20 +15,24 @@ def remember(kind: str, code: str, token: str) -> None:
     session.permanent = True
 
 
+def secret(kind: str, code: str) -> str | None:
+    """The secret of this kind ("banker" or "seat") this browser keeps for the game, if any."""
+    return session.get(kind, {}).get(code.upper())
+
+
+def visit_or_404(code: str, kind: str) -> tuple[Game, Actor | None]:
+    """The game, and this browser in it as `kind`: the banker for "banker", its seat for "seat"
+    (None when this browser is not that here). One query; 404 when there is no such game."""
+    game, actor = store.visit(code, secret(kind, code))
+    if game is None:
+        abort(404)
+    if actor is not None and actor.banker != (kind == "banker"):
+        actor = None
+    return game, actor
+
+
 def game_or_404(code: str) -> Game:
     game = store.find_game(code)
     if game is None:
         abort(404)
     return game
-
-
-def banker_here(game: Game) -> bool:
-    """True when this browser holds the game's banker secret."""
-    actor = store.actor_for(game, session.get("banker", {}).get(game.code))
-    return bool(actor and actor.banker)
-
-
-def seat_here(game: Game) -> Actor | None:
-    """The seat this browser holds in the game, if any."""
-    actor = store.actor_for(game, session.get("seat", {}).get(game.code))
-    return actor if actor and actor.player is not None else None

@@ -21,7 +21,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DESKTOP = {"viewport": {"width": 1440, "height": 1000}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
-LIVE = 5_000          # ms: a change must reach every screen within this (the pages poll every 1 s)
+LIVE = 5_000          # ms: a change must reach every screen within this (it is pushed at once)
 NARROW = 360          # px: the narrowest phone the layout must fit
 MIN_TARGET = 44       # px: thumb-sized
 
@@ -81,14 +81,17 @@ def check_phone_layout(phone, what: str) -> None:
 
 
 class Server:
-    """waitress serving the app in a thread; `url` is http://127.0.0.1:<port>."""
+    """waitress serving the app in a thread, sized as `banker` sizes it; `url` is
+    http://127.0.0.1:<port> (a free port, or the given one: a restart)."""
 
-    def __init__(self, app):
+    def __init__(self, app, port: int = 0):
         from waitress.server import create_server
 
+        from banker.cli import server_options
+
         self.app = app
-        self._server = create_server(app, host="127.0.0.1", port=0, threads=8,
-                                     ident="tabletop-banker-e2e", asyncore_loop_timeout=0.2)
+        self._server = create_server(app, host="127.0.0.1", port=port, asyncore_loop_timeout=0.2,
+                                     **server_options(app))
         self.port = self._server.effective_port
         self.url = f"http://127.0.0.1:{self.port}"
         self._stopping = False
@@ -106,8 +109,10 @@ class Server:
         return self
 
     def stop(self):
-        """Close the listening socket and every open channel, then stop the worker threads."""
+        """End the live connections, close the listening socket and every open channel, then stop
+        the worker threads."""
         self._stopping = True
+        self.app.extensions["banker.notifier"].close()
         logging.getLogger("waitress").setLevel(logging.CRITICAL)
         server = self._server
         while server._map:
@@ -126,7 +131,6 @@ def server(tmp_path_factory):
         "SQLALCHEMY_DATABASE_URI": "sqlite:///" + str(folder / "banker.sqlite"),
         "SECRET_KEY": "e2e",
         "HTMX_CDN": False,
-        "POLL_SECONDS": 1,
     }, instance_path=str(folder / "instance"))
     running = Server(app).start()
     yield running

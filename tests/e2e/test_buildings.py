@@ -26,7 +26,7 @@ def store_act(server, code: str, actor, **action):
     from banker import store
 
     with server.app.app_context():
-        return store.act(code, actor, action).state
+        return store.act(code, action, actor=actor).state
 
 
 def player_id(server, code: str, name: str) -> int:

@@ -493,3 +493,55 @@ class Browser:
         response = self.client.get(path or self.home)
         assert response.status_code == 200, response.status_code
         return response.get_data(as_text=True)
+
+    def live(self, seen: int = -1, headers: dict | None = None) -> list["LiveEvent"]:
+        """Open the screen's live connection as a page at version `seen` does (-1: a page that shows
+        nothing yet) and read what it sends before it has to wait for a change: the events up to the
+        first that carries data, or up to its first keep-alive comment (then none)."""
+        response = self.client.get(f"{self.home}/live?v={seen}", headers=headers or {}, buffered=False)
+        assert response.status_code == 200, response.status_code
+        assert response.mimetype == "text/event-stream"
+        try:
+            return read_events(response.response)
+        finally:
+            response.close()
+
+    def pushed(self) -> str:
+        """Every part of the screen as its live connection pushes them to a page that shows nothing."""
+        events = self.live()
+        assert [e.name for e in events] == ["update"], events
+        return events[0].data
+
+
+@dataclass
+class LiveEvent:
+    """One Server-Sent Event: its id, name and data."""
+
+    id: str | None
+    name: str
+    data: str
+
+
+def read_events(chunks) -> list[LiveEvent]:
+    """Parse an event stream until an event with data (or a comment: the stream has nothing more to
+    say now); events without data only move the id on, so they are kept too."""
+    events, buffer = [], ""
+    for chunk in chunks:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            lines = block.split("\n")
+            if all(line.startswith(":") for line in lines):
+                return events
+            fields: dict[str, list[str]] = {}
+            for line in lines:
+                name, _, value = line.partition(": ")
+                fields.setdefault(name, []).append(value)
+            if "retry" in fields:
+                continue
+            event = LiveEvent(fields.get("id", [None])[0], fields.get("event", ["message"])[0],
+                              "\n".join(fields.get("data", [])))
+            events.append(event)
+            if event.data:
+                return events
+    return events

@@ -41,11 +41,10 @@ def test_every_action_applies_through_the_forms(client, host, phone, name, scree
     response = browser.post(scenario.by_banker() if screen == "host" else scenario.action, htmx=htmx)
     if htmx:
         assert response.status_code == 200
-        assert response.headers["HX-Trigger"] == "game-changed"
         body = response.get_data(as_text=True)
         assert scenario.says in unescape(body)
-        assert 'class="message ok"' in body
-        assert f'data-version="{version + 1}"' in body and 'hx-swap-oob="true"' in body
+        # The message alone: the screen itself changes through its live connection, like the others.
+        assert body.strip().startswith('<p class="message ok"') and body.count("<p") == 1
     else:
         assert response.status_code == 303
         assert response.headers["Location"] == browser.home

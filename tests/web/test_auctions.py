@@ -30,7 +30,7 @@ def test_the_auction_panel_is_on_every_phone_and_the_host(bidding, host, phone, 
     screens = {pid: phone(bidding, pid) for pid in (1, 2, 3)}
     screens |= {"banker": host(bidding), "table": stranger(bidding)}
     for who, browser in screens.items():
-        for html in (browser.page(), browser.page(browser.home + "/part/turn")):
+        for html in (browser.page(), browser.pushed()):
             shown = panel(html)
             assert 'data-auction="1"' in shown and 'data-high-bid="20"' in shown, who
             assert "High bid $20 by Bob" in shown, who
@@ -184,9 +184,9 @@ def test_a_won_building_is_placed_from_the_phone(client, host, phone):
     assert seat(state, 1)["cash"] == 1580 - 5 and state["bank"]["houses"] == 31
 
 
-def test_the_live_turn_fragment_of_the_host_carries_the_close_form_only_for_the_banker(game, host, stranger):
+def test_the_live_turn_panel_of_the_host_carries_the_close_form_only_for_the_banker(game, host, stranger):
     closing(game)
-    assert page_forms(host(game).page(f"/t/{game.code}/part/turn"), "close_auction")
+    assert page_forms(host(game).pushed(), "close_auction")
     table = stranger(game)
-    assert table.client.get(f"/t/{game.code}/part/turn", headers=HTMX).status_code == 200
+    assert not page_forms(table.pushed(), "close_auction")
     assert not page_forms(table.page(), "close_auction")

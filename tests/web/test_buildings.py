@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from .games import BROWN, HTMX, deed, messages, page_form, page_forms, play, seat
+from .games import BROWN, deed, messages, page_form, page_forms, play, seat
 
 # Ann also buys Vermont Avenue (100) and mortgages it (+50), then builds a house on Baltic (50): 1480.
 SPREAD = (*BROWN, (1, {"type": "roll", "dice": [2, 3]}), (1, {"type": "buy"}),
@@ -14,10 +14,8 @@ SPREAD = (*BROWN, (1, {"type": "roll", "dice": [2, 3]}), (1, {"type": "buy"}),
 
 
 def deed_buttons(browser, code: str) -> dict[tuple[str, int], tuple[str, bool, str | None]]:
-    """The phone's deed buttons, from the live wallet fragment: (type, square) -> (label, disabled, why)."""
-    response = browser.client.get(f"/p/{code}/part/wallet", headers=HTMX)
-    assert response.status_code == 200
-    html = response.get_data(as_text=True)
+    """The phone's deed buttons, as its live connection pushes the wallet: (type, square) -> (label, disabled, why)."""
+    html = browser.pushed()
     return {(f.type, int(f.get("square"))): f.buttons[0] for f in page_forms(html) if f.get("square")}
 
 
@@ -103,7 +101,7 @@ def test_the_host_board_shows_houses_hotels_and_mortgages(game, host, stranger):
     play(game, *BROWN, (1, {"type": "set_buildings", "levels": {"1": 4, "3": 5}}),
          (1, {"type": "roll", "dice": [2, 3]}), (1, {"type": "buy"}), (1, {"type": "mortgage", "square": 8}))
     for browser in (host(game), stranger(game)):
-        for html in (browser.page(), browser.page(f"/t/{game.code}/part/board")):
+        for html in (browser.page(), browser.pushed()):
             cells = board_cells(html)
             assert len(cells) == 40
             assert cells[1][1].count('class="house"') == 4 and 'class="hotel"' not in cells[1][1]

@@ -1,66 +1,284 @@
-"""Live updates: the version probe every page polls, and the fragments it makes refresh."""
+"""Live updates: each page's one live connection (Server-Sent Events) pushes the parts of its screen
+that changed, once the change is committed, and catches a page up from the version it shows."""
+
+import queue
+import threading
 
 import pytest
+from jinja2 import StrictUndefined
+from sqlalchemy import update
 
-from .games import HTMX
+from banker import store
+from banker.models import Game as GameRow
+from banker.models import db
+from banker.notifier import LocalNotifier
+from banker.web import context, ledger
+from banker.web.context import PhoneScreen, TableScreen
+from banker.web.live import render_parts
 
+from .conftest import make_app
+from .games import SCENARIOS, bearer, read_events, ready
 
-def test_the_probe_is_204_and_empty_while_nothing_changed(client, game):
-    version = game.state()["version"]
-    response = client.get(f"/live/{game.code}/{version}")
-    assert response.status_code == 204
-    assert response.data == b""
-    assert "HX-Trigger" not in response.headers
-
-
-def test_the_probe_fires_game_changed_with_a_new_probe_when_the_version_moved(client, game):
-    version = game.state()["version"]
-    game.ok(1, type="pay", to=2, amount=5)
-    response = client.get(f"/live/{game.code}/{version}")
-    assert response.status_code == 200
-    assert response.headers["HX-Trigger"] == "game-changed"
-    body = response.get_data(as_text=True)
-    assert f'data-version="{version + 1}"' in body
-    assert f'hx-get="/live/{game.code}/{version + 1}"' in body
-    assert client.get(f"/live/{game.code}/{version + 1}").status_code == 204
+PARTS = {"t": ("turn", "players", "board", "history"), "p": ("turn", "wallet", "trades", "history")}
 
 
-def test_the_probe_sets_no_cookie(game, phone):
-    ann = phone(game, 1)
-    version = game.state()["version"]
-    for seen in (version, version - 1):
-        assert "Set-Cookie" not in ann.client.get(f"/live/{game.code}/{seen}").headers
+class Recording(LocalNotifier):
+    """The app's notifier, also keeping every version it was told of."""
+
+    def __init__(self):
+        super().__init__()
+        self.published: list[tuple[str, int]] = []
+
+    def publish(self, code, version):
+        self.published.append((code, version))
+        super().publish(code, version)
 
 
-def test_every_page_starts_polling_at_its_version(game, host, phone):
+@pytest.fixture
+def published(app):
+    app.extensions["banker.notifier"] = notifier = Recording()
+    return notifier.published
+
+
+class Listener:
+    """A page's live connection read in the background, as a browser keeps it open."""
+
+    def __init__(self, browser, seen: int):
+        self.events: queue.Queue = queue.Queue()
+        # Opened and read in one thread, as a server's worker does (the stream keeps the request's
+        # context, which belongs to the thread that opened it).
+        self._thread = threading.Thread(target=self._read, args=(browser, seen), daemon=True)
+        self._thread.start()
+
+    def _read(self, browser, seen):
+        response = browser.client.get(f"{browser.home}/live?v={seen}", buffered=False)
+        buffer = ""
+        try:
+            for chunk in response.response:
+                buffer += chunk.decode()
+                while "\n\n" in buffer:
+                    block, buffer = buffer.split("\n\n", 1)
+                    events = read_events([block + "\n\n"])
+                    self.events.put(events[0] if events else block)
+        finally:
+            response.close()
+
+    def next_event(self):
+        """The next event with a name (comments skipped)."""
+        while True:
+            item = self.events.get(timeout=10)
+            if not isinstance(item, str):
+                return item
+
+    def idle(self):
+        """Wait for a keep-alive comment: the connection has shown its screen and waits for a change."""
+        while self.events.get(timeout=10) != ": ping":
+            pass
+
+    def close(self, app):
+        """End the stream as a stopping server does."""
+        app.extensions["banker.notifier"].close()
+        self._thread.join(timeout=10)
+        assert not self._thread.is_alive()
+
+
+def test_every_page_connects_at_the_version_it_shows(game, host, phone):
     version = game.state()["version"]
     for browser in (host(game), phone(game, 1)):
-        assert f'hx-get="/live/{game.code}/{version}"' in browser.page()
-
-
-@pytest.mark.parametrize("screen, name", [("t", "turn"), ("t", "players"), ("t", "board"), ("t", "history"),
-                                          ("p", "turn"), ("p", "wallet"), ("p", "history")])
-def test_each_fragment_comes_alone_for_htmx_and_inside_the_page_otherwise(game, host, phone, screen, name):
-    browser = host(game) if screen == "t" else phone(game, 1)
-    path = f"/{screen}/{game.code}/part/{name}"
-    fragment = browser.client.get(path, headers=HTMX)
-    assert fragment.status_code == 200
-    assert "HX-Request" in fragment.headers["Vary"]
-    html = fragment.get_data(as_text=True)
-    assert f'id="{name}"' in html and "<html" not in html
-    assert 'hx-trigger="game-changed from:body"' in html
-    page = browser.client.get(path)
-    assert page.status_code == 200 and "<html" in page.get_data(as_text=True)
+        page = browser.page()
+        assert f'sse-connect="{browser.home}/live?v={version}"' in page
+        assert 'hx-ext="sse"' in page and 'sse-swap="update"' in page and 'hx-swap="none"' in page
+        assert "hx-trigger" not in page  # nothing polls
 
 
 @pytest.mark.parametrize("screen", ["t", "p"])
-def test_an_unknown_fragment_is_404(game, host, phone, screen):
+def test_a_page_behind_gets_every_part_at_once_as_out_of_band_swaps(game, host, phone, screen):
     browser = host(game) if screen == "t" else phone(game, 1)
-    for name in ("nope", "page", "../table/page"):
-        response = browser.client.get(f"/{screen}/{game.code}/part/{name}", headers=HTMX)
-        assert response.status_code == 404
-        assert "Traceback" not in response.get_data(as_text=True)
+    version = game.state()["version"]
+    [event] = browser.live(seen=version - 1)
+    assert event.name == "update" and event.id == str(version)
+    for name in PARTS[screen]:
+        assert f'id="{name}"' in event.data
+    assert event.data.count('hx-swap-oob="true"') == len(PARTS[screen])
+    assert "<html" not in event.data
 
 
-def test_a_phone_fragment_without_a_seat_is_404(client, game):
-    assert client.get(f"/p/{game.code}/part/wallet", headers=HTMX).status_code == 404
+@pytest.mark.parametrize("screen", ["t", "p"])
+def test_a_page_up_to_date_gets_nothing_until_a_change(game, host, phone, screen):
+    browser = host(game) if screen == "t" else phone(game, 1)
+    version = game.state()["version"]
+    assert browser.live(seen=version) == []
+    # A reconnecting browser says where it was with Last-Event-ID, which wins over the page's ?v=.
+    assert browser.live(seen=0, headers={"Last-Event-ID": str(version)}) == []
+    assert [e.id for e in browser.live(seen=version, headers={"Last-Event-ID": "0"})] == [str(version)]
+
+
+def test_a_change_pushes_only_the_parts_it_changed(app, game, phone):
+    ann = phone(game, 1)
+    listener = Listener(ann, game.state()["version"])
+    try:
+        listener.idle()
+        game.ok("banker", type="bank_pay", player=2, amount=5)  # Bob's money: Ann sees only the news
+        event = listener.next_event()
+        assert event.id == str(game.state()["version"])
+        assert 'id="turn"' in event.data and "The bank paid Bob $5." in event.data
+        assert 'id="wallet"' not in event.data and 'id="history"' not in event.data
+
+        game.ok("banker", type="bank_pay", player=1, amount=7)  # Ann's own money: her wallet too
+        event = listener.next_event()
+        assert 'id="wallet"' in event.data and 'data-cash="1507"' in event.data
+        assert 'id="history"' in event.data and 'id="turn"' in event.data
+    finally:
+        listener.close(app)
+
+
+def test_each_commit_is_published_once_with_its_version(game, published):
+    version = game.state()["version"]
+    game.ok(1, type="pay", to=2, amount=5, nonce="n1")
+    game.ok("banker", type="undo")
+    assert published == [(game.code, version + 1), (game.code, version + 2)]
+
+
+def test_a_refused_action_and_a_repeated_nonce_notify_nobody(game, published):
+    game.ok(1, type="pay", to=2, amount=5, nonce="n1")
+    published.clear()
+    assert game.act(1, type="pay", to=2, amount=5, nonce="n1").get_json()["repeated"] is True
+    assert game.act(2, type="end_turn").status_code == 409  # not Bob's turn
+    assert game.act(1, type="pay", to=1, amount=5).status_code == 409  # to herself
+    assert game.act("banker", type="bank_pay", player=9, amount=5).status_code == 400
+    assert published == []
+
+
+def test_an_action_that_lost_its_version_race_notifies_only_for_the_try_that_was_saved(app, game, published,
+                                                                                          monkeypatch):
+    """Another writer gets in first (the game's version moves between the read and the save): the
+    losing try is rolled back and says nothing; the retry is saved and announced once."""
+    save, lost = store._save, []
+
+    def racing(row, *args):
+        if not lost:
+            lost.append(row.version)
+            db.session.execute(update(GameRow).where(GameRow.id == row.id).values(version=row.version + 1))
+        return save(row, *args)
+
+    monkeypatch.setattr(store, "_save", racing)
+    version = game.state()["version"]
+    game.ok(1, type="pay", to=2, amount=5)
+    assert lost == [version]
+    assert published == [(game.code, version + 1)] and game.state()["version"] == version + 1
+
+
+def test_an_action_that_loses_every_race_is_busy_and_notifies_nobody(app, game, published, monkeypatch):
+    monkeypatch.setattr(store, "_save", lambda *args: False)
+    before = game.state()
+    response = game.act(1, type="pay", to=2, amount=5)
+    assert response.status_code == 503 and response.get_json()["error"]["code"] == "busy"
+    assert published == [] and game.state() == before
+
+
+def test_a_phone_whose_seat_moved_is_told_and_its_live_connection_ends(app, game, host, phone):
+    old = phone(game, 1)
+    banker = host(game)
+    banker.client.post(f"/t/{game.code}/seats/1/rejoin", data={"csrf_token": banker.csrf})
+    [event] = old.live(seen=game.state()["version"])
+    assert "This seat moved to another phone" in event.data
+    assert '<main id="main" class="phone-main" hx-swap-oob="true">' in event.data
+    assert '<div id="live" hidden hx-swap-oob="true"></div>' in event.data  # no sse-connect: it stays closed
+    assert 'name="type"' not in event.data  # no action left to tap
+
+
+def test_a_live_connection_of_an_unknown_game_is_404_and_sets_no_cookie(client, game, phone):
+    assert client.get("/t/ZZZZZ/live").status_code == 404
+    assert client.get("/p/%00/live").status_code == 404
+    response = phone(game, 1).client.get(f"/p/{game.code}/live?v=0", buffered=False)
+    assert "Set-Cookie" not in response.headers
+    response.close()
+
+
+def test_when_every_live_slot_is_taken_a_new_connection_is_told_to_retry(tmp_path):
+    app = make_app(tmp_path / "banker.sqlite", LIVE_CONNECTIONS=1)
+    client = app.test_client()
+    created = client.post("/api/games", json={}).get_json()
+    first = client.get(f"/t/{created['code']}/live", buffered=False)
+    second = client.get(f"/t/{created['code']}/live", buffered=False)
+    assert first.status_code == 200
+    assert second.status_code == 503 and second.headers["Retry-After"]
+    first.close()
+    third = client.get(f"/t/{created['code']}/live", buffered=False)
+    assert third.status_code == 200
+    third.close()
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_the_fragment_routes_are_gone(game, host):
+    for path in (f"/t/{game.code}/part/turn", f"/p/{game.code}/part/wallet", f"/live/{game.code}/0"):
+        assert host(game).client.get(path).status_code == 404
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_every_part_renders_from_its_own_pieces_alone(app, client, name):
+    """A part rendered with only the pieces it names never meets an undefined variable, in every
+    situation the actions make (the scenarios), on the host (banker or not) and on each phone."""
+    game = ready(client, name)
+    app.jinja_env.undefined = StrictUndefined
+    try:
+        with app.test_request_context():
+            row = store.find_game(game.code)
+            screens = [TableScreen(row, True), TableScreen(row, False), PhoneScreen(row, 1), PhoneScreen(row, 2)]
+            for screen in screens:
+                area = "table" if isinstance(screen, TableScreen) else "player"
+                assert set(render_parts(screen, area)) == set(screen.PARTS)
+    finally:
+        app.jinja_env.undefined = type(app.jinja_env.undefined)
+
+
+def test_a_part_builds_only_the_pieces_it_names(app, game, monkeypatch):
+    def not_needed(*args):
+        raise AssertionError("built for a part that does not show it")
+
+    monkeypatch.setattr(context, "holdings", not_needed)
+    monkeypatch.setattr(context, "board_cells", not_needed)
+    with app.test_request_context():
+        row = store.find_game(game.code)
+        assert PhoneScreen(row, 1).context(["history", "turn", "trades"])["history"] is not None
+        assert TableScreen(row, True).context(["turn", "players", "history"])["turn_legal"]
+        with pytest.raises(AssertionError):
+            PhoneScreen(row, 1).context(["wallet"])
+
+
+def test_each_entry_of_the_history_is_told_once_for_every_screen(app, game, host, phone, monkeypatch):
+    """Every screen shows history, but each entry is put into words once per language, and a change
+    adds one entry's words, not a screen's worth."""
+    told = []
+    summary = ledger.summary
+    monkeypatch.setattr(ledger, "summary", lambda state, effects: told.append(effects) or summary(state, effects))
+    screens = [host(game), phone(game, 1), phone(game, 2)]
+    for browser in screens:
+        browser.pushed()
+    first = len(told)
+    assert first == len({e["seq"] for e in game.events()})  # each entry once, for three screens
+    game.ok(1, type="pay", to=2, amount=5)
+    for browser in screens:
+        browser.pushed()
+    assert len(told) == first + 1
+
+
+def test_the_api_reads_the_game_the_seat_and_the_nonce_in_one_query(app, game):
+    """An action costs one read (game, token and nonce together), the snapshot's update and the
+    event's insert."""
+    statements = []
+
+    def record(conn, cursor, statement, *args):
+        statements.append(statement.split()[0])
+
+    with app.app_context():
+        from sqlalchemy import event
+        event.listen(db.engine, "before_cursor_execute", record)
+        try:
+            response = game.client.post(f"/api/games/{game.code}/actions", headers=bearer(game.seats[1]),
+                                        json={"type": "pay", "to": 2, "amount": 5, "nonce": "x1"})
+        finally:
+            event.remove(db.engine, "before_cursor_execute", record)
+    assert response.status_code == 200
+    assert [s for s in statements if s not in ("BEGIN", "COMMIT", "ROLLBACK")] == ["SELECT", "UPDATE", "INSERT"]

@@ -241,7 +241,7 @@ def test_an_offer_that_can_no_longer_happen_disappears_from_both_phones(client, 
     state = game.state()
     assert deed(state, 3)["owner"] == 3 and state["trades"] == []
     assert "The offer between Ann and Bob can no longer happen and was removed." in game.events()[-1]["text"]
-    for phone_page in (ann.page(), bob.page(), ann.page(f"/p/{game.code}/part/trades")):
+    for phone_page in (ann.page(), bob.page(), ann.pushed()):
         assert 'data-trade="1"' not in phone_page and 'data-trade="2"' not in phone_page
 
 

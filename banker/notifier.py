@@ -1,0 +1,69 @@
+"""The notifier: tells the open pages of a game that it changed, once the change is committed.
+
+One small interface: the store publishes a game's new version after each commit, and each live
+connection waits for a version newer than the one its page shows. `LocalNotifier` serves one
+process; several processes (the hosted mode on PostgreSQL) need one that also relays the
+versions between processes (LISTEN/NOTIFY) behind the same three methods.
+"""
+
+import threading
+from typing import Protocol
+
+from flask import current_app
+
+
+class Notifier(Protocol):
+    closed: bool
+
+    def publish(self, code: str, version: int) -> None:
+        """Game `code` is now at `version` (committed)."""
+
+    def wait(self, code: str, seen: int, timeout: float) -> int | None:
+        """Block until game `code` is past version `seen`: the newest version, or None after
+        `timeout` seconds (or once the notifier is closed)."""
+
+    def close(self) -> None:
+        """Wake every waiter for good: the server is stopping."""
+
+
+class LocalNotifier:
+    """Versions published in this process, with one condition per game that someone waits on."""
+
+    def __init__(self):
+        self.closed = False
+        self._lock = threading.Lock()
+        self._versions: dict[str, int] = {}
+        self._waiting: dict[str, tuple[threading.Condition, int]] = {}  # code -> (condition, waiters)
+
+    def publish(self, code: str, version: int) -> None:
+        with self._lock:
+            if version > self._versions.get(code, -1):
+                self._versions[code] = version
+            if code in self._waiting:
+                self._waiting[code][0].notify_all()
+
+    def wait(self, code: str, seen: int, timeout: float) -> int | None:
+        with self._lock:
+            condition, waiters = self._waiting.get(code) or (threading.Condition(self._lock), 0)
+            self._waiting[code] = (condition, waiters + 1)
+            try:
+                condition.wait_for(lambda: self.closed or self._versions.get(code, seen) > seen, timeout)
+            finally:
+                condition, waiters = self._waiting[code]
+                if waiters == 1:
+                    del self._waiting[code]
+                else:
+                    self._waiting[code] = (condition, waiters - 1)
+            version = self._versions.get(code, seen)
+            return version if version > seen and not self.closed else None
+
+    def close(self) -> None:
+        with self._lock:
+            self.closed = True
+            for condition, _ in self._waiting.values():
+                condition.notify_all()
+
+
+def notifier() -> Notifier:
+    """The app's notifier (made by create_app)."""
+    return current_app.extensions["banker.notifier"]
