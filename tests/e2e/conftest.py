@@ -80,6 +80,15 @@ def check_phone_layout(phone, what: str) -> None:
         phone.set_viewport_size(size)
 
 
+def check_accessible(page, what: str) -> None:
+    """axe-core finds no violation of the WCAG rules it checks on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    assert not found, f"{what}: " + "; ".join(
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['html'][:80] for n in v['nodes']]}" for v in found)
+
+
 class Server:
     """waitress serving the app in a thread, sized as `banker` sizes it; `url` is
     http://127.0.0.1:<port> (a free port, or the given one: a restart)."""

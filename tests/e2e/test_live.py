@@ -1,0 +1,188 @@
+"""Issue 8: every screen learns of a change the moment it is committed, through one live connection
+per page, without polling, without a reload, and also after the server restarts; one server holds
+many open pages while actions stay answered."""
+
+import json
+import socket
+import time
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP, LIVE, PHONE, Contexts, Server, check_accessible, join, money, roll, start_game
+
+pytestmark = pytest.mark.e2e
+
+
+def api(server, path: str, body: dict, token: str | None = None) -> dict:
+    """One JSON API call to a real server."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(server.url + path, json.dumps(body).encode(), headers, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+class Requests:
+    """Every request a page sends, as the browser's network log shows it."""
+
+    def __init__(self, page):
+        self.seen: list[str] = []
+        page.on("request", lambda request: self.seen.append(f"{request.method} {request.url}"))
+
+    def since(self, mark: int) -> list[str]:
+        return self.seen[mark:]
+
+
+def cash_on(page, name: str):
+    return page.locator("#players tr", has_text=name).locator("[data-cash]")
+
+
+def test_a_change_on_one_screen_shows_on_every_other_without_a_request(contexts, server, artifacts):
+    """A host and three phones: each page holds one live connection; while idle nobody asks the
+    server anything, and a tap on one phone reaches the host and the other phones as pushed HTML."""
+    host, code, phones = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog"), ("Cy", "Cat")])
+    ann, bob, cy = phones
+    pages = {"host": host, "Ann": ann, "Bob": bob, "Cy": cy}
+    loaded = {name: list(loads) for name, loads in contexts.loads.items()}
+    logs = {name: Requests(page) for name, page in pages.items()}
+
+    # Idle: the pages poll nothing (the live connection stays open, sending only comments).
+    time.sleep(2.5)
+    for name, log in logs.items():
+        assert log.seen == [], f"{name} sent {log.seen} while nothing happened"
+
+    # Ann rolls 1 + 2 to Baltic Avenue and buys it: two requests from her phone, none from the others.
+    roll(ann, 1, 2)
+    ann.locator("#turn").get_by_role("button", name="Buy for $60").tap()
+    expect(cash_on(host, "Ann")).to_have_attribute("data-cash", str(1500 - 60), timeout=LIVE)
+    expect(host.locator('#board [data-square="3"] .owner')).to_have_attribute("title", "owned by Ann", timeout=LIVE)
+    for other in (bob, cy):
+        expect(other.locator("#turn .latest")).to_contain_text("Ann bought Baltic Avenue for $60.", timeout=LIVE)
+    expect(ann.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1440", timeout=LIVE)
+    expect(ann.locator('#wallet .lot[data-square="3"]')).to_contain_text("Baltic Avenue")
+    assert [r for r in logs["Ann"].seen if r.startswith("POST")] == [f"POST {server.url}/p/{code}/act"] * 2
+    for name in ("host", "Bob", "Cy"):
+        assert logs[name].seen == [], f"{name} sent {logs[name].seen} to learn of the change"
+
+    # Ann ends her turn: Bob's phone turns to "Your turn" at once, still with no request of his.
+    ann.locator("#turn").get_by_role("button", name="End turn").tap()
+    expect(bob.locator("#turn h2")).to_have_text("Your turn", timeout=LIVE)
+    expect(host.locator("#turn .whose")).to_contain_text("Bob's turn", timeout=LIVE)
+    assert logs["Bob"].seen == [] and logs["host"].seen == []
+    assert contexts.loads == loaded  # no page was reloaded
+    host.screenshot(path=artifacts / "live-host.png")
+    bob.screenshot(path=artifacts / "live-phone-bob.png", full_page=True)
+    check_accessible(host, "the host after live updates")
+    check_accessible(bob, "a phone after live updates")
+    assert not contexts.errors and not contexts.blocked
+
+
+def test_a_hidden_page_closes_its_connection_and_catches_up_when_shown(contexts, server):
+    host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
+    # Bob's phone goes to sleep (the page is hidden): its live connection closes.
+    bob.evaluate("""() => {
+        Object.defineProperty(document, "hidden", {configurable: true, get: () => true});
+        Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "hidden"});
+        document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    expect(bob.locator("#live:not([sse-connect])")).to_have_count(1)
+    roll(ann, 1, 2)
+    ann.locator("#turn").get_by_role("button", name="Buy for $60").tap()
+    expect(host.locator("#turn .latest")).to_contain_text("Ann bought Baltic Avenue", timeout=LIVE)
+    time.sleep(0.5)
+    expect(bob.locator("#turn .latest")).not_to_contain_text("Ann bought Baltic Avenue")  # asleep: no news
+    # Bob wakes the phone: it reconnects from the version it shows and gets what it missed.
+    bob.evaluate("""() => {
+        Object.defineProperty(document, "hidden", {configurable: true, get: () => false});
+        Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "visible"});
+        document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    expect(bob.locator("#turn .latest")).to_contain_text("Ann bought Baltic Avenue for $60.", timeout=LIVE)
+    assert contexts.loads["phone 2"].count(f"/p/{code}") == 1  # no reload
+    assert not contexts.errors
+
+
+def test_after_a_server_restart_open_pages_catch_up_by_themselves(browser, tmp_path):
+    """The server stops mid-game; a change is made while it is down (through the database) and
+    another once it is back: the open host and phone show both without a reload."""
+    from banker import create_app, store
+    from banker.rules import Actor
+
+    config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'banker.sqlite'}", "SECRET_KEY": "restart",
+              "HTMX_CDN": False}
+    first = Server(create_app(config, instance_path=str(tmp_path / "instance"))).start()
+    contexts = Contexts(browser, first)
+    try:
+        created = api(first, "/api/games", {})
+        code, banker = created["code"], created["banker_token"]
+        phone = contexts.page("phone", **PHONE)
+        join(phone, f"{first.url}/j/{code}", "Ann", "Car")
+        api(first, f"/api/games/{code}/players", {"name": "Bob", "token": "dog"})
+        api(first, f"/api/games/{code}/actions", {"type": "start", "order": [1, 2]}, banker)
+        host = contexts.page("host", **DESKTOP)
+        host.goto(f"/t/{code}")
+        expect(phone.locator("#turn h2")).to_have_text("Your turn", timeout=LIVE)
+        expect(cash_on(host, "Ann")).to_have_attribute("data-cash", "1500")
+
+        first.stop()
+        while_down = create_app(config, instance_path=str(tmp_path / "instance"))
+        with while_down.app_context():
+            store.act(code, {"type": "bank_pay", "player": 1, "amount": 111}, actor=Actor(banker=True))
+            from banker.models import db
+            db.engine.dispose()
+        time.sleep(1.5)  # the pages try to reconnect and find nobody there
+
+        second = Server(create_app(config, instance_path=str(tmp_path / "instance")), port=first.port).start()
+        try:
+            for page in (host, phone):  # what changed while the server was down
+                expect(page.locator("#turn .latest")).to_contain_text(f"The bank paid Ann {money(111)}.", timeout=LIVE)
+            expect(phone.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1611")
+            api(second, f"/api/games/{code}/actions", {"type": "bank_pay", "player": 1, "amount": 222}, banker)
+            expect(cash_on(host, "Ann")).to_have_attribute("data-cash", "1833", timeout=LIVE)
+            expect(phone.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1833", timeout=LIVE)
+            assert contexts.loads == {"phone": [f"/j/{code}", f"/p/{code}"], "host": [f"/t/{code}"]}
+        finally:
+            contexts.close()
+            second.stop()
+    finally:
+        first.stop()
+
+
+def open_stream(server, path: str) -> socket.socket:
+    """A live connection as a browser opens it, read up to its first line (sent at once)."""
+    connection = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    connection.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
+    assert read_until(connection, b"retry:").startswith(b"HTTP/1.1 200")
+    return connection
+
+
+def read_until(connection: socket.socket, marker: bytes) -> bytes:
+    """What the connection sends up to and including `marker`."""
+    seen = b""
+    while marker not in seen:
+        chunk = connection.recv(65536)
+        assert chunk, "the live connection closed"
+        seen += chunk
+    return seen
+
+
+def test_sixty_four_open_live_connections_do_not_hold_up_an_action(server):
+    """Eight tables of eight: 64 pages hold their live connections open while a player acts; the
+    action is answered and every one of the 64 gets the change pushed."""
+    created = api(server, "/api/games", {})
+    code, banker = created["code"], created["banker_token"]
+    api(server, f"/api/games/{code}/players", {"name": "Ann", "token": "hat"})
+    api(server, f"/api/games/{code}/players", {"name": "Bob", "token": "car"})
+    state = api(server, f"/api/games/{code}/actions", {"type": "start", "order": [1, 2]}, banker)["state"]
+    streams = [open_stream(server, f"/t/{code}/live?v={state['version']}") for _ in range(64)]
+    try:
+        done = api(server, f"/api/games/{code}/actions", {"type": "bank_pay", "player": 2, "amount": 64}, banker)
+        assert done["version"] == state["version"] + 1
+        for stream in streams:
+            assert f"id: {done['version']}".encode() in read_until(stream, b"The bank paid Bob")
+    finally:
+        for stream in streams:
+            stream.close()
