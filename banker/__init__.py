@@ -31,6 +31,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         PUBLIC_URL=None,
         # Open live connections one process keeps (each holds a server thread; see cli.py).
         LIVE_CONNECTIONS=200,
+        LIVE_RENDERS=1,  # of them rendering at once (see web/live.py)
         # A comment this often on an idle live connection keeps proxies from closing it and lets
         # the server notice a connection the browser closed.
         LIVE_HEARTBEAT_SECONDS=15,

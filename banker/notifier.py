@@ -9,7 +9,7 @@ versions between processes (LISTEN/NOTIFY) behind the same three methods.
 import threading
 from typing import Protocol
 
-from flask import current_app
+from flask import after_this_request, current_app, has_request_context
 
 
 class Notifier(Protocol):
@@ -67,3 +67,19 @@ class LocalNotifier:
 def notifier() -> Notifier:
     """The app's notifier (made by create_app)."""
     return current_app.extensions["banker.notifier"]
+
+
+def announce(code: str, version: int) -> None:
+    """Publish a committed version: at once, or, while answering a request, once its answer has
+    been sent (the WSGI server closes the response). The player who acted hears back first: the
+    screens woken by the publication render while the interpreter lock is theirs to share, and
+    making and sending that answer does not wait behind them."""
+    changes = notifier()
+    if not has_request_context():
+        changes.publish(code, version)
+        return
+
+    @after_this_request
+    def publish_once_sent(response):
+        response.call_on_close(lambda: changes.publish(code, version))
+        return response

@@ -1,19 +1,32 @@
-"""Benchmark: what an idle poll costs, and whether an action slows as the game's log grows.
+"""Benchmark, in process: whether an action, an undo and a screen's render slow as the game grows.
+
+Eight players play by themselves (benchmarks/bot.py) to 10, 1,000 and 5,000 events; at each
+length it times an action through the store, an undo, the host page, and one live update of the
+host screen and of a phone (every part rendered, as the live connection does after a change).
 
 Run: .venv/bin/python benchmarks/live_and_actions.py   (prints a table; asserts nothing)
 """
 
+import random
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from bot import next_move
+
 from banker import create_app, store
-from banker.rules import Actor
+from banker.rules import Actor, GameError
+from banker.rules.view import state_json
+from banker.web.context import PhoneScreen, TableScreen
+from banker.web.live import render_parts
+
+NAMES = (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat"), ("Ed", "ship"), ("Flo", "iron"),
+         ("Gus", "thimble"), ("Hal", "wheelbarrow"))
+BANKER = Actor(banker=True)
 
 
-def timed(fn, rounds: int) -> float:
-    """Median wall time of one call, in microseconds."""
+def median_us(fn, rounds: int) -> float:
     samples = []
     for _ in range(rounds):
         start = time.perf_counter()
@@ -22,34 +35,60 @@ def timed(fn, rounds: int) -> float:
     return statistics.median(samples) * 1e6
 
 
+def play(code: str, rng: random.Random, until: int) -> None:
+    """The bot's moves through the store until the game has `until` events (refusals skipped)."""
+    while (game := store.find_game(code)).version < until:
+        who, action = next_move(state_json(store.load_state(game), game.version), rng)
+        try:
+            store.act(code, action, actor=BANKER if who == "banker" else Actor(player=who))
+        except GameError:
+            pass
+
+
 def main() -> None:
     folder = Path(tempfile.mkdtemp())
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
                       "SECRET_KEY": "bench", "HTMX_CDN": False}, instance_path=folder)
     client = app.test_client()
+    rng = random.Random(8)
+    rows = []
     with app.app_context():
-        game, _ = store.create_game()
+        game, banker_token = store.create_game()
         code = game.code
-        for name, token in (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat")):
+        for name, token in NAMES:
             store.act(code, {"type": "join", "name": name, "token": token})
-        store.act(code, {"type": "start", "order": [1, 2, 3, 4]}, actor=Actor(banker=True))
-        banker = Actor(banker=True)
+        store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
+        with client.session_transaction() as session:
+            session["banker"] = {code: banker_token}
 
         def pay():
-            store.act(code, {"type": "bank_pay", "player": 1, "amount": 1}, actor=banker)
+            store.act(code, {"type": "bank_pay", "player": 1, "amount": 1}, actor=BANKER)
 
-        rows = []
+
         for events in (10, 1000, 5000):
-            while store.version_of(code) < events:
-                pay()
-            version = store.version_of(code)
-            idle = timed(lambda: client.get(f"/live/{code}/{version}"), 2000)
-            action = timed(pay, 300)
-            page = timed(lambda: client.get(f"/t/{code}"), 50)
-            rows.append((store.version_of(code), idle, action, page))
-    print(f"{'events':>8} {'idle poll µs':>14} {'action µs':>12} {'host page µs':>14}")
-    for events, idle, action, page in rows:
-        print(f"{events:>8} {idle:>14.0f} {action:>12.0f} {page:>14.0f}")
+            play(code, rng, events)
+            action = median_us(pay, 200)
+            undo = statistics.median(_undo_times(code, pay, 50)) * 1e6
+            page = median_us(lambda: client.get(f"/t/{code}"), 30)
+            with app.test_request_context():
+                host = median_us(lambda: render_parts(TableScreen(store.find_game(code), True)), 30)
+                phone = median_us(lambda: render_parts(PhoneScreen(store.find_game(code), 1)), 30)
+            rows.append((events, action, undo, page, host, phone))
+    print(f"{'events':>7} {'action µs':>10} {'undo µs':>9} {'host page µs':>13} "
+          f"{'host update µs':>15} {'phone update µs':>16}")
+    for events, action, undo, page, host, phone in rows:
+        print(f"{events:>7,} {action:>10.0f} {undo:>9.0f} {page:>13.0f} {host:>15.0f} {phone:>16.0f}")
+
+
+def _undo_times(code: str, pay, rounds: int) -> list[float]:
+    """Each undo takes back a payment made just before it."""
+    times = []
+    for _ in range(rounds):
+        pay()
+        start = time.perf_counter()
+        store.act(code, {"type": "undo"}, actor=BANKER)
+        times.append(time.perf_counter() - start)
+    return times
 
 
 if __name__ == "__main__":

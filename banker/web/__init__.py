@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from . import api, home, join, live, player, table
 from ..rules.mortgages import lift_cost, transfer_fee
-from .narrate import buildings, group_names, token_names
+from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings
 from .respond import from_htmx
 
 csrf = CSRFProtect()
@@ -60,8 +60,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(scripts=SCRIPTS,
                                  nonce=lambda: secrets.token_urlsafe(16), get_locale=get_locale,
                                  lift_cost=lift_cost, fee=transfer_fee)
-    app.context_processor(lambda: {"token_names": token_names(), "group_names": group_names(),
-                                   "buildings_text": buildings})
+    app.jinja_env.globals.update(token_names=TOKEN_NAMES, group_names=GROUP_NAMES, buildings_text=buildings)
 
     @app.errorhandler(CSRFError)
     def expired_form(error):

@@ -2,12 +2,17 @@
 
 A screen (the host's, or one phone's) of a game as it is now is a `Screen`. Each part (a
 fragment such as the wallet) names the pieces it needs in the screen's `PARTS`; each piece is a
-method returning template variables, built on first use. A full page asks for every part; a live
+property returning template variables, built on first use. A full page asks for every part; a live
 update asks for each part once and shares the pieces the parts have in common.
+
+A part that most changes leave as it was (a phone's wallet when someone else moves) also names, in
+`DEPENDS`, every value its HTML is made from. A live connection compares them with those of the
+HTML the page already shows and does not render the part again when they are the same.
 """
 
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from flask import current_app, request, url_for
@@ -36,10 +41,20 @@ def public_url(path: str) -> str:
     return base.rstrip("/") + path
 
 
+class Name(NamedTuple):
+    """A player as a list of names needs them (not their cash, which changes all the time)."""
+
+    id: int
+    name: str
+
+
 class Screen:
     """One screen of one game at the version read; subclasses name their parts and pieces."""
 
+    AREA = ""  # the templates' folder
     PARTS: dict[str, tuple[str, ...]] = {}
+    # Template variables, or "state.<field>", that decide all of a part's HTML.
+    DEPENDS: dict[str, tuple[str, ...]] = {}
 
     def __init__(self, game: Game):
         self.game = game
@@ -56,6 +71,15 @@ class Screen:
             context = {**context, **getattr(self, name)}
         return context
 
+    def depends(self, part: str) -> tuple | None:
+        """The values that decide a part's HTML (None: not tracked, always render it)."""
+        names = self.DEPENDS.get(part)
+        if names is None:
+            return None
+        context = self.context([part])
+        return tuple(getattr(self.state, name[6:]) if name.startswith("state.") else context[name]
+                     for name in names)
+
     @cached_property
     def base(self) -> dict:
         """What every part uses: the game, its state and board, the players by id."""
@@ -66,6 +90,10 @@ class Screen:
             "players": {p.id: p for p in state.players}, "tokens": TOKENS, "BANK": BANK,
             "jail_fine": state.board.constants["jail_fine"],
         }
+
+    @cached_property
+    def names(self) -> dict:
+        return {"names": {p.id: p.name for p in self.state.players}}
 
     @cached_property
     def latest(self) -> dict:
@@ -102,12 +130,14 @@ class Screen:
 class TableScreen(Screen):
     """The host screen: everything public, plus the banker's tools when this browser is the banker."""
 
+    AREA = "table"
     PARTS = {
         "turn": ("latest", "trades", "deck_cards", "standings", "lobby", "tools", "auction_key", "time_limit"),
         "players": ("undoable",),
         "board": ("cells",),
         "history": ("history",),
     }
+    DEPENDS = {"board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels")}
 
     def __init__(self, game: Game, banker: bool):
         super().__init__(game)
@@ -177,14 +207,27 @@ class TableScreen(Screen):
         return {"cells": board_cells(self.state)}
 
 
+class Token(NamedTuple):
+    """A player as the board shows them: a pawn, or the owner's mark on a deed."""
+
+    name: str
+    token: str
+
+
 class PhoneScreen(Screen):
     """A phone: its own player's money, turn, deeds, debts, trades and history."""
 
+    AREA = "player"
     PARTS = {
         "turn": ("me", "legal", "latest", "trades", "deck_cards", "standings", "debts"),
         "wallet": ("me", "legal", "holdings", "others"),
-        "trades": ("me", "trades", "others"),
+        "trades": ("me", "trades", "others", "names"),
         "history": ("history",),
+    }
+    DEPENDS = {
+        "wallet": ("me", "legal", "holdings", "others", "state.status", "state.bank_houses", "state.bank_hotels",
+                   "state.settings"),
+        "trades": ("me", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
     }
 
     def __init__(self, game: Game, player: int):
@@ -217,7 +260,8 @@ class PhoneScreen(Screen):
 
     @cached_property
     def others(self) -> dict:
-        return {"others": [p for p in self.state.players if p.id != self.player and not p.bankrupt]}
+        """The players still in the game but this one: whom to pay, whom to offer a trade."""
+        return {"others": [Name(p.id, p.name) for p in self.state.players if p.id != self.player and not p.bankrupt]}
 
     @cached_property
     def history(self) -> dict:
@@ -225,11 +269,13 @@ class PhoneScreen(Screen):
 
 
 def board_cells(state: GameState) -> list[dict]:
-    """The forty squares placed around an 11 x 11 grid, GO at the bottom right."""
+    """The forty squares placed around an 11 x 11 grid, GO at the bottom right, with their deed,
+    owner and pawns."""
     by_square: dict[int, list] = {}
+    tokens = {p.id: Token(p.name, p.token) for p in state.players}
     for p in state.players:
         if not p.bankrupt and state.status != "lobby":
-            by_square.setdefault(p.position, []).append(p)
+            by_square.setdefault(p.position, []).append(tokens[p.id])
     cells = []
     for sq in state.board.squares:
         i = sq.index
@@ -241,8 +287,9 @@ def board_cells(state: GameState) -> list[dict]:
             row, col = 1, i - 19
         else:
             row, col = i - 29, 11
-        cells.append({"square": sq, "row": row, "col": col, "deed": state.deeds.get(i),
-                      "tokens": by_square.get(i, [])})
+        deed = state.deeds.get(i)
+        cells.append({"square": sq, "row": row, "col": col, "deed": deed,
+                      "owner": tokens.get(deed.owner) if deed else None, "tokens": by_square.get(i, [])})
     return cells
 
 

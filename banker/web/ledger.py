@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from ..models import Event, Game, db
 from ..rules.state import GameState
-from .narrate import involves, party, summary
+from .narrate import PUBLIC, mentions, party, summary
 
 HISTORY_ROWS = 40
 # A phone keeps only its own rows, so it looks further back than the host's forty.
@@ -58,11 +58,12 @@ class Recent:
 
 
 class Caches:
-    """Per app: the newest entries per (game, version), and each entry's words per language."""
+    """Per app: the newest entries per (game, version), and the rows of each game per language
+    (a plain dict by entry: a phone looks up a hundred of them per render)."""
 
     def __init__(self):
         self.entries = Recent(64)
-        self.words = Recent(20_000)
+        self.rows = Recent(64)
 
 
 def _caches() -> Caches:
@@ -85,28 +86,44 @@ def entries(game: Game) -> list[Entry]:
     return _caches().entries.get((game.id, game.version), read)
 
 
+def _known(game: Game) -> dict[int, dict]:
+    """The rows of this game already made in the reader's language, by entry."""
+    return _caches().rows.get((game.id, str(get_locale())), dict)
+
+
+def _row(known: dict, state: GameState, entry: Entry) -> dict:
+    """What never changes of an entry's history row (its words, time and actor), and whom it
+    concerns (None: everyone), made once per game, entry and language."""
+    row = known.get(entry.seq)
+    if row is None:
+        public = any(e["kind"] in PUBLIC for e in entry.effects)
+        row = known[entry.seq] = {
+            "seq": entry.seq, "time": entry.created_at.strftime("%H:%M"), "text": summary(state, entry.effects),
+            "actor": party(state, int(entry.actor)) if entry.actor.isdigit() else entry.actor,
+            "undo": entry.type == "undo",
+            "concerns": None if public else {entry.actor} | {str(p) for e in entry.effects for p in mentions(e)},
+        }
+    return row
+
+
 def told(game: Game, state: GameState, entry: Entry) -> str:
     """One entry as a sentence in the reader's language, told once per game, entry and language."""
-    key = (game.id, entry.seq, str(get_locale()))
-    return _caches().words.get(key, lambda: summary(state, entry.effects))
+    return _row(_known(game), state, entry)["text"]
 
 
 def history_rows(game: Game, state: GameState, player: int | None = None) -> list[dict]:
     """The newest entries as sentences; for a phone, only those that concern its player."""
-    recent = entries(game)
+    recent, known = entries(game), _known(game)
     by_seq = {e.seq: e for e in recent}
     rows = []
     for e in recent:
-        if player is not None and e.actor != str(player) and not any(involves(x, player) for x in e.effects):
+        row = _row(known, state, e)
+        if player is not None and row["concerns"] is not None and str(player) not in row["concerns"]:
             continue
-        text = told(game, state, e)
+        row = {**row, "undone": e.undone}
         if e.type == "undo" and (undone := by_seq.get(e.payload["seq"])):
-            text = "↶ " + told(game, state, undone)
-        rows.append({
-            "seq": e.seq, "time": e.created_at.strftime("%H:%M"), "text": text,
-            "actor": party(state, int(e.actor)) if e.actor.isdigit() else e.actor,
-            "undone": e.undone, "undo": e.type == "undo",
-        })
+            row["text"] = "↶ " + _row(known, state, undone)["text"]
+        rows.append(row)
         if len(rows) == HISTORY_ROWS:
             break
     return rows

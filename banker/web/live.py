@@ -15,7 +15,7 @@ import re
 import threading
 from collections.abc import Callable
 
-from flask import Response, current_app, render_template, request, stream_with_context
+from flask import Response, current_app, g, render_template, request, stream_with_context
 
 from ..models import db
 from ..notifier import notifier
@@ -24,7 +24,7 @@ RETRY_MS = 1000  # how soon a browser reconnects after the connection drops
 _NONCE = re.compile(r'name="nonce" value="[^"]*"')
 _VERSION = re.compile(r"[0-9]{1,12}")
 
-Render = Callable[[], tuple[int, dict[str, str]]]
+Render = Callable[[], tuple[int, object]]  # the version and the screen (a context.Screen)
 
 
 class Gone(Exception):
@@ -36,9 +36,51 @@ class Gone(Exception):
         self.html = html
 
 
+class Turns:
+    """Taps first, then renders: a render waits (a moment at most) while a form or an action
+    (any POST) is being answered. At a table's pace nothing changes; under a flood of actions the
+    screens render less often, each showing the newest version, and the taps stay fast."""
+
+    PATIENCE = 0.01  # seconds a render waits at most for the answers in progress
+
+    def __init__(self):
+        self._answering = 0
+        self._quiet = threading.Condition()
+
+    def request_started(self) -> None:
+        if request.method == "POST":
+            g.answering = True
+            with self._quiet:
+                self._answering += 1
+
+    def request_ended(self, _error) -> None:
+        # Counted only if it was counted: a request refused earlier (CSRF) never got here.
+        if g.pop("answering", False):
+            with self._quiet:
+                self._answering -= 1
+                if not self._answering:
+                    self._quiet.notify_all()
+
+    @property
+    def answering(self) -> int:
+        """How many answers are in progress."""
+        return self._answering
+
+    def wait(self) -> None:
+        with self._quiet:
+            self._quiet.wait_for(lambda: not self._answering, self.PATIENCE)
+
+
 def init_app(app) -> None:
-    """Room for LIVE_CONNECTIONS open connections; each holds one of the server's threads."""
+    """Room for LIVE_CONNECTIONS open connections, each holding one of the server's threads; and
+    LIVE_RENDERS of them rendering at once. A change wakes every screen of its game together, and
+    with Python's one interpreter lock more renders at once only take turns, slow each other, and
+    hold up the requests of the players acting meanwhile."""
     app.extensions["banker.live"] = threading.BoundedSemaphore(app.config["LIVE_CONNECTIONS"])
+    app.extensions["banker.renders"] = threading.BoundedSemaphore(app.config["LIVE_RENDERS"])
+    turns = app.extensions["banker.turns"] = Turns()
+    app.before_request(turns.request_started)
+    app.teardown_request(turns.request_ended)
 
 
 def since() -> int:
@@ -51,7 +93,7 @@ def since() -> int:
 
 
 def stream(code: str, render: Render) -> Response:
-    """The event stream of one screen of game `code`; `render` gives its version and parts, or
+    """The event stream of one screen of game `code`; `render` gives its version and screen, or
     raises Gone. Answers 503 (the browser retries later) when every connection slot is taken."""
     slots = current_app.extensions["banker.live"]
     if not slots.acquire(blocking=False):
@@ -68,18 +110,22 @@ def _events(code: str, shown: int, render: Render):
     yield f"retry: {RETRY_MS}\n\n"
     changes = notifier()
     heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
-    sent: dict[str, str] = {}
+    renders, turns = current_app.extensions["banker.renders"], current_app.extensions["banker.turns"]
+    sent: dict[str, tuple] = {}
     while True:
         try:
-            version, parts = render()
+            with renders:
+                turns.wait()
+                version, screen = render()
+                parts = render_parts(screen, sent)
         except Gone as gone:
             yield _update(shown, gone.html)
             return
         finally:
             db.session.remove()  # no connection or read transaction is held while waiting
         if version != shown:
-            yield _update(version, "".join(html for name, html in parts.items()
-                                           if _masked(sent.get(name)) != _masked(html)))
+            yield _update(version, "".join(html for name, (_, html) in parts.items()
+                                           if name not in sent or _masked(sent[name][1]) != _masked(html)))
             shown = version
         sent = parts
         while changes.wait(code, shown, heartbeat) is None:
@@ -88,10 +134,19 @@ def _events(code: str, shown: int, render: Render):
             yield ": ping\n\n"
 
 
-def render_parts(screen, area: str) -> dict[str, str]:
-    """Every part of a screen as out-of-band swaps, each rendered from the pieces it needs."""
-    return {name: render_template(f"{area}/_{name}.html", oob=True, **screen.context([name]))
-            for name in screen.PARTS}
+def render_parts(screen, shown: dict | None = None) -> dict[str, tuple]:
+    """The parts of a screen as out-of-band swaps, each rendered from the pieces it needs:
+    {part: (what it depends on, HTML)}. A part whose dependencies are those of the HTML in `shown`
+    is not rendered again: it keeps that HTML."""
+    parts = {}
+    for name in screen.PARTS:
+        depends = screen.depends(name)
+        if shown and name in shown and depends is not None and shown[name][0] == depends:
+            parts[name] = shown[name]
+        else:
+            html = render_template(f"{screen.AREA}/_{name}.html", oob=True, **screen.context([name]))
+            parts[name] = (depends, html)
+    return parts
 
 
 def _masked(html: str | None) -> str | None:

@@ -1,10 +1,12 @@
 """Words for the screens: rule refusals and action effects rendered as translated sentences."""
 
+from collections.abc import Mapping
+
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from ..rules.cards import card
-from ..rules.errors import GameError
+from ..rules.errors import N_, GameError
 from ..rules.state import BANK, POT, GameState
 
 MONEY_PARAMS = {"amount", "cash", "price", "total_owed"}
@@ -209,7 +211,7 @@ def story(state: GameState, effect: dict) -> str | None:
         return None
     params = _params(state, effect)
     if "group" in effect:
-        params["where"] = _("the %(group)s group", group=group_names()[effect["group"]])
+        params["where"] = _("the %(group)s group", group=GROUP_NAMES[effect["group"]])
     elif "square" in effect:
         params["where"] = params["square"]
     if effect["kind"] == "transfer" and effect["reason"] in TOLD_ELSEWHERE:
@@ -239,27 +241,39 @@ def summary(state: GameState, effects: list[dict]) -> str:
 PUBLIC = {"auction_won", "auction_unsold", "started", "ended", "bankrupt"}
 
 
-def involves(effect: dict, player_id: int) -> bool:
-    """True when the effect concerns this player (for a phone's own history), or everyone."""
-    return effect["kind"] in PUBLIC or player_id in (
-        effect.get(k) for k in ("player", "from", "to", "debtor", "creditor"))
+def mentions(effect: dict) -> set:
+    """The players (and the bank or the pot) an effect names: whose phone's history it belongs in."""
+    return {effect[k] for k in ("player", "from", "to", "debtor", "creditor") if k in effect}
 
 
-def token_names() -> dict[str, str]:
-    """The eight tokens' names in the reader's language."""
-    return {
-        "hat": _("Top hat"), "car": _("Car"), "dog": _("Dog"), "iron": _("Iron"),
-        "ship": _("Ship"), "wheelbarrow": _("Wheelbarrow"), "thimble": _("Thimble"), "cat": _("Cat"),
-    }
+class Translated(Mapping):
+    """Names put into the reader's language as each is read: a screen reads one or two of them, and
+    translating the whole table for every render was a good part of a render's cost."""
+
+    def __init__(self, names: dict[str, str]):
+        self._names = names
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._names[key])
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
-def group_names() -> dict[str, str]:
-    """Colour groups, railroads and utilities as the reader calls them."""
-    return {
-        "brown": _("Brown"), "light_blue": _("Light blue"), "pink": _("Pink"), "orange": _("Orange"),
-        "red": _("Red"), "yellow": _("Yellow"), "green": _("Green"), "dark_blue": _("Dark blue"),
-        "railroad": _("Railroads"), "utility": _("Utilities"),
-    }
+# The eight tokens' names.
+TOKEN_NAMES = Translated({
+    "hat": N_("Top hat"), "car": N_("Car"), "dog": N_("Dog"), "iron": N_("Iron"),
+    "ship": N_("Ship"), "wheelbarrow": N_("Wheelbarrow"), "thimble": N_("Thimble"), "cat": N_("Cat"),
+})
+# Colour groups, railroads and utilities as the reader calls them.
+GROUP_NAMES = Translated({
+    "brown": N_("Brown"), "light_blue": N_("Light blue"), "pink": N_("Pink"), "orange": N_("Orange"),
+    "red": N_("Red"), "yellow": N_("Yellow"), "green": N_("Green"), "dark_blue": N_("Dark blue"),
+    "railroad": N_("Railroads"), "utility": N_("Utilities"),
+})
 
 
 def explain(state: GameState, holdings: list[dict]) -> list[dict]:

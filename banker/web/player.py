@@ -4,7 +4,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from .. import store
 from .context import PhoneScreen, composer_context
-from .live import Gone, render_parts, stream
+from .live import Gone, stream
 from .respond import perform
 from .seats import secret, visit_or_404
 
@@ -29,7 +29,7 @@ def live(code):
         game, actor = store.visit(code, key)
         if game is None or actor is None or actor.player is None:
             raise Gone(render_template("player/_gone.html", code=code.upper()))
-        return game.version, render_parts(PhoneScreen(game, actor.player), "player")
+        return game.version, PhoneScreen(game, actor.player)
 
     return stream(game.code, render)
 

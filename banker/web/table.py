@@ -5,7 +5,7 @@ from flask_babel import gettext as _
 
 from .. import qr, store
 from .context import TableScreen, public_url
-from .live import Gone, render_parts, stream
+from .live import Gone, stream
 from .respond import message, perform
 from .seats import secret, visit_or_404
 
@@ -28,8 +28,7 @@ def live(code):
         game, actor = store.visit(code, key)
         if game is None:
             raise Gone("")
-        screen = TableScreen(game, banker=actor is not None and actor.banker)
-        return game.version, render_parts(screen, "table")
+        return game.version, TableScreen(game, banker=actor is not None and actor.banker)
 
     return stream(game.code, render)
 

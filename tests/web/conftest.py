@@ -2,6 +2,7 @@
 made through the JSON API, and browsers for the host's laptop and the players' phones."""
 
 import pytest
+from flask.testing import FlaskClient
 from jinja2 import BytecodeCache
 from sqlalchemy import event
 
@@ -9,6 +10,15 @@ from banker import create_app
 from banker.models import db
 
 from .games import Browser, Game, new_game
+
+
+class BufferedClient(FlaskClient):
+    """A test client that reads each answer whole and then closes it, as a WSGI server does (a
+    game's screens hear of a change when the answer to the action is closed). A test reading a
+    live connection asks for `buffered=False`."""
+
+    def open(self, *args, buffered: bool = True, **kwargs):
+        return super().open(*args, buffered=buffered, **kwargs)
 
 
 class CompiledTemplates(BytecodeCache):
@@ -44,6 +54,7 @@ def make_app(database, **config):
         instance_path=database.parent / "instance",
     )
     app.jinja_env.bytecode_cache = TEMPLATES
+    app.test_client_class = BufferedClient
     app.after_request(_no_traceback)
     with app.app_context():
         event.listen(db.engine, "connect", _without_fsync)

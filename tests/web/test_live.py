@@ -2,9 +2,11 @@
 that changed, once the change is committed, and catches a page up from the version it shows."""
 
 import queue
+import random
 import threading
 
 import pytest
+from flask import render_template
 from jinja2 import StrictUndefined
 from sqlalchemy import update
 
@@ -14,10 +16,11 @@ from banker.models import db
 from banker.notifier import LocalNotifier
 from banker.web import context, ledger
 from banker.web.context import PhoneScreen, TableScreen
-from banker.web.live import render_parts
+from banker.web.live import _masked, render_parts
 
 from .conftest import make_app
-from .games import SCENARIOS, bearer, read_events, ready
+from .games import SCENARIOS, bearer, new_game, read_events, ready
+from .test_undo import _next_move
 
 PARTS = {"t": ("turn", "players", "board", "history"), "p": ("turn", "wallet", "trades", "history")}
 
@@ -227,8 +230,7 @@ def test_every_part_renders_from_its_own_pieces_alone(app, client, name):
             row = store.find_game(game.code)
             screens = [TableScreen(row, True), TableScreen(row, False), PhoneScreen(row, 1), PhoneScreen(row, 2)]
             for screen in screens:
-                area = "table" if isinstance(screen, TableScreen) else "player"
-                assert set(render_parts(screen, area)) == set(screen.PARTS)
+                assert set(render_parts(screen)) == set(screen.PARTS)
     finally:
         app.jinja_env.undefined = type(app.jinja_env.undefined)
 
@@ -282,3 +284,68 @@ def test_the_api_reads_the_game_the_seat_and_the_nonce_in_one_query(app, game):
             event.remove(db.engine, "before_cursor_execute", record)
     assert response.status_code == 200
     assert [s for s in statements if s not in ("BEGIN", "COMMIT", "ROLLBACK")] == ["SELECT", "UPDATE", "INSERT"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_part_is_skipped_only_when_its_html_would_be_the_same(app, client, seed):
+    """A random evening (the undo tests' table): after every step, each part that names its
+    dependencies is rendered anyway; whenever they are what they were, so is its HTML."""
+    game = new_game(client, players=3)
+    rng = random.Random(seed)
+    shown, same, changed = {}, 0, 0
+    with app.test_request_context():  # one browser: one CSRF token
+        for _ in range(70):
+            who, action = _next_move(game.state(), rng)
+            game.act(who, **action)
+            db.session.remove()
+            row = store.find_game(game.code)
+            for screen in (TableScreen(row, True), TableScreen(row, False), *(PhoneScreen(row, p) for p in (1, 2, 3))):
+                for part in screen.DEPENDS:
+                    depends = screen.depends(part)
+                    html = _masked(render_template(f"{screen.AREA}/_{part}.html", oob=True, **screen.context([part])))
+                    seen = (screen.AREA, getattr(screen, "banker", None), getattr(screen, "player", None), part)
+                    if seen in shown and shown[seen][0] == depends:
+                        assert shown[seen][1] == html, (part, action)
+                        same += 1
+                    elif seen in shown:
+                        changed += 1
+                    shown[seen] = (depends, html)
+    assert same > 100 and changed > 10
+
+
+def _tracked_parts(game_code: str) -> dict:
+    """Every part that names its dependencies, on every screen: {(screen, part): (dependencies, HTML)}."""
+    db.session.remove()
+    row = store.find_game(game_code)
+    seats = [p.id for p in store.load_state(row).players]
+    found = {}
+    for screen in (TableScreen(row, True), TableScreen(row, False), *(PhoneScreen(row, p) for p in seats)):
+        for part in screen.DEPENDS:
+            html = render_template(f"{screen.AREA}/_{part}.html", oob=True, **screen.context([part]))
+            found[(screen.AREA, getattr(screen, "player", None), part)] = (screen.depends(part), _masked(html))
+    return found
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_every_action_changes_a_tracked_part_only_with_its_dependencies(app, client, name):
+    """Each kind of action (the scenarios): a part whose dependencies it left alone looks the same."""
+    game = ready(client, name)
+    with app.test_request_context():
+        before = _tracked_parts(game.code)
+        game.ok("banker", **SCENARIOS[name].by_banker())
+        after = _tracked_parts(game.code)
+    for part, (depends, html) in after.items():
+        if part in before and before[part][0] == depends:
+            assert before[part][1] == html, part
+
+
+def test_renders_never_wait_for_an_answer_that_is_over(app, game, phone, stranger):
+    """Renders give way while a form or an action is answered; one refused early (CSRF), one that
+    failed and one that went through all end their turn."""
+    turns = app.extensions["banker.turns"]
+    ann = phone(game, 1)
+    assert ann.post({"type": "roll", "dice": [1, 2]}, htmx=True).status_code == 200
+    assert ann.post({"type": "end_turn"}, csrf=False).status_code == 400
+    assert stranger(game).post({"type": "undo"}, path=f"/t/{game.code}/act").status_code == 403
+    assert game.act(1, type="pay", to=1, amount=5).status_code == 409
+    assert turns.answering == 0
