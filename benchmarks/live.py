@@ -20,7 +20,6 @@ import os
 import random
 import selectors
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile

@@ -4,7 +4,6 @@ from flask import Blueprint, jsonify, request, url_for
 from flask_babel import gettext as _
 
 from .. import store
-from ..rules import Actor
 from ..rules.errors import GameError
 from ..rules.view import state_json
 from .context import public_url

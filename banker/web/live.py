@@ -19,6 +19,7 @@ from flask import Response, current_app, g, render_template, request, stream_wit
 
 from ..models import db
 from ..notifier import notifier
+from .seats import visit, visit_or_404
 
 RETRY_MS = 1000  # how soon a browser reconnects after the connection drops
 _NONCE = re.compile(r'name="nonce" value="[^"]*"')
@@ -90,6 +91,22 @@ def since() -> int:
         if value and _VERSION.fullmatch(value):
             return int(value)
     return -1
+
+
+def watch(code: str, kind: str, screen: Callable) -> Response:
+    """The live connection of the screen this browser shows of game `code`, seen with the secret
+    of `kind` it holds ("banker" or "seat"): `screen(game, actor)` makes the screen at each
+    change (the actor is None when the secret is not, or no longer, that kind's here), or raises
+    Gone. 404 when there is no such game."""
+    game = visit_or_404(code, kind)[0]
+
+    def render():
+        game, actor = visit(code, kind)
+        if game is None:
+            raise Gone("")
+        return game.version, screen(game, actor)
+
+    return stream(game.code, render)
 
 
 def stream(code: str, render: Render) -> Response:

@@ -4,7 +4,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from .. import store
 from .context import PhoneScreen, composer_context
-from .live import Gone, stream
+from .live import Gone, watch
 from .respond import perform
 from .seats import secret, visit_or_404
 
@@ -22,16 +22,13 @@ def page(code):
 @bp.get("/live")
 def live(code):
     """The phone screen's live connection (see live.py); a seat gone to another phone is told so."""
-    game, _seat = visit_or_404(code, "seat")
-    key = secret("seat", code)
 
-    def render():
-        game, actor = store.visit(code, key)
-        if game is None or actor is None or actor.player is None:
-            raise Gone(render_template("player/_gone.html", code=code.upper()))
-        return game.version, PhoneScreen(game, actor.player)
+    def screen(game, seat):
+        if seat is None:
+            raise Gone(render_template("player/_gone.html", code=game.code))
+        return PhoneScreen(game, seat.player)
 
-    return stream(game.code, render)
+    return watch(code, "seat", screen)
 
 
 @bp.post("/act")

@@ -20,14 +20,20 @@ def secret(kind: str, code: str) -> str | None:
     return session.get(kind, {}).get(code.upper())
 
 
-def visit_or_404(code: str, kind: str) -> tuple[Game, Actor | None]:
+def visit(code: str, kind: str) -> tuple[Game | None, Actor | None]:
     """The game, and this browser in it as `kind`: the banker for "banker", its seat for "seat"
-    (None when this browser is not that here). One query; 404 when there is no such game."""
+    (None when this browser is not that here). One query."""
     game, actor = store.visit(code, secret(kind, code))
-    if game is None:
-        abort(404)
     if actor is not None and actor.banker != (kind == "banker"):
         actor = None
+    return game, actor
+
+
+def visit_or_404(code: str, kind: str) -> tuple[Game, Actor | None]:
+    """visit, or 404 when there is no such game."""
+    game, actor = visit(code, kind)
+    if game is None:
+        abort(404)
     return game, actor
 
 

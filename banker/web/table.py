@@ -5,7 +5,7 @@ from flask_babel import gettext as _
 
 from .. import qr, store
 from .context import TableScreen, public_url
-from .live import Gone, stream
+from .live import watch
 from .respond import message, perform
 from .seats import secret, visit_or_404
 
@@ -21,16 +21,7 @@ def page(code):
 @bp.get("/live")
 def live(code):
     """The host screen's live connection (see live.py)."""
-    game, _banker = visit_or_404(code, "banker")
-    key = secret("banker", code)
-
-    def render():
-        game, actor = store.visit(code, key)
-        if game is None:
-            raise Gone("")
-        return game.version, TableScreen(game, banker=actor is not None and actor.banker)
-
-    return stream(game.code, render)
+    return watch(code, "banker", lambda game, banker: TableScreen(game, banker is not None))
 
 
 @bp.post("/act")

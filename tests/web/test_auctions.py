@@ -7,7 +7,7 @@ from html import unescape
 
 import pytest
 
-from .games import AUCTION, HTMX, deed, messages, new_game, page_form, page_forms, play, seat
+from .games import AUCTION, deed, messages, new_game, page_form, page_forms, play, seat
 
 
 @pytest.fixture
