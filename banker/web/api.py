@@ -7,7 +7,8 @@ from .. import store
 from ..rules.errors import GameError
 from ..rules.view import state_json
 from .context import public_url
-from .narrate import refusal, summary
+from .ledger import told
+from .narrate import refusal
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
 
@@ -116,7 +117,7 @@ def events(code):
     current = store.load_state(game)
     return jsonify(events=[
         {"seq": e.seq, "time": e.created_at.isoformat(), "actor": e.actor, "type": e.type,
-         "action": e.payload, "effects": e.effects, "text": summary(current, e.effects),
+         "action": e.payload, "effects": e.effects, "text": told(game, current, e),
          "undone": e.undone}
         for e in reversed(store.history(game))
     ])
