@@ -16,29 +16,33 @@ class Notifier(Protocol):
     closed: bool
 
     def publish(self, code: str, version: int) -> None:
-        """Game `code` is now at `version` (committed)."""
+        """Game `code` is now at `version` (committed); or, the same version again, something
+        else about it changed that its pages show (a seat went to another phone)."""
 
     def wait(self, code: str, seen: int, timeout: float) -> int | None:
-        """Block until game `code` is past version `seen`: the newest version, or None after
-        `timeout` seconds (or once the notifier is closed)."""
+        """Block until game `code` is past version `seen`, or something about it was published
+        meanwhile: the newest version; None after `timeout` seconds (or once the notifier is
+        closed)."""
 
     def close(self) -> None:
         """Wake every waiter for good: the server is stopping."""
 
 
 class LocalNotifier:
-    """Versions published in this process, with one condition per game that someone waits on."""
+    """Versions published in this process, how many times each game was published, and one
+    condition per game that someone waits on."""
 
     def __init__(self):
         self.closed = False
         self._lock = threading.Lock()
         self._versions: dict[str, int] = {}
+        self._published: dict[str, int] = {}
         self._waiting: dict[str, tuple[threading.Condition, int]] = {}  # code -> (condition, waiters)
 
     def publish(self, code: str, version: int) -> None:
         with self._lock:
-            if version > self._versions.get(code, -1):
-                self._versions[code] = version
+            self._versions[code] = max(version, self._versions.get(code, -1))
+            self._published[code] = self._published.get(code, 0) + 1
             if code in self._waiting:
                 self._waiting[code][0].notify_all()
 
@@ -46,16 +50,17 @@ class LocalNotifier:
         with self._lock:
             condition, waiters = self._waiting.get(code) or (threading.Condition(self._lock), 0)
             self._waiting[code] = (condition, waiters + 1)
+            published = self._published.get(code, 0)
             try:
-                condition.wait_for(lambda: self.closed or self._versions.get(code, seen) > seen, timeout)
+                woke = condition.wait_for(lambda: self.closed or self._versions.get(code, seen) > seen
+                                          or self._published.get(code, 0) != published, timeout)
             finally:
                 condition, waiters = self._waiting[code]
                 if waiters == 1:
                     del self._waiting[code]
                 else:
                     self._waiting[code] = (condition, waiters - 1)
-            version = self._versions.get(code, seen)
-            return version if version > seen and not self.closed else None
+            return max(seen, self._versions.get(code, seen)) if woke and not self.closed else None
 
     def close(self) -> None:
         with self._lock:

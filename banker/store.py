@@ -371,8 +371,10 @@ def history(game: Game, limit: int | None = None) -> list[Event]:
 
 
 def new_seat_token(game: Game, player_id: int) -> str:
-    """A fresh secret for a seat (a new phone); the old phone's secret stops working."""
+    """A fresh secret for a seat (a new phone); the old phone's secret stops working, and its open
+    page hears of it at once (the version is the same: nothing in the game changed)."""
     token = new_token()
+    code, version = game.code, game.version
     with writing():
         seat = db.session.scalar(
             select(Seat).where(Seat.game_id == game.id, Seat.player_id == player_id)
@@ -381,4 +383,5 @@ def new_seat_token(game: Game, player_id: int) -> str:
             raise LookupError(player_id)
         seat.token_hash = token_hash(token)
         db.session.commit()
+    announce(code, version)
     return token

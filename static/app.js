@@ -100,3 +100,57 @@ document.addEventListener("visibilitychange", () => {
   else fresh.setAttribute("sse-connect", `${live.dataset.live}?v=${live.dataset.version}`);
   htmx.swap(live, fresh.outerHTML, { swapStyle: "outerHTML" });
 });
+
+// A push never undoes what someone is doing. Before an update replaces parts of the page, note
+// what the reader changed and has not sent (dice tapped, choices made, text typed: whatever differs
+// from what the server drew) in every form with an id, and where the focus was; afterwards, put it
+// back where the same form still is. Details the reader opened or closed stay as they left them.
+const toggled = {};
+document.addEventListener("toggle", (event) => {
+  if (event.target.id) toggled[event.target.id] = event.target.open;
+}, true);
+let unsent = [];
+let focused = null;
+const changedByReader = (field) => (field.type === "radio" || field.type === "checkbox"
+  ? field.checked !== field.defaultChecked
+  : field.tagName === "SELECT" ? [...field.options].some((o) => o.selected !== o.defaultSelected)
+    : field.value !== field.defaultValue);
+document.addEventListener("htmx:sseBeforeMessage", () => {
+  unsent = [...document.querySelectorAll("form[id] input:not([type=hidden]), form[id] select")]
+    .filter(changedByReader)
+    .map((f) => ({ form: f.form.id, name: f.name, value: f.value, checked: f.checked, type: f.type }));
+  const active = document.activeElement;
+  focused = active && active.form && active.form.id ? { form: active.form.id, name: active.name } : null;
+});
+document.addEventListener("htmx:sseMessage", () => {
+  for (const { form, name, value, checked, type } of unsent) {
+    const fields = document.getElementById(form)?.querySelectorAll(`[name="${CSS.escape(name)}"]`) || [];
+    for (const field of fields) {
+      if (type === "radio" || type === "checkbox") {
+        if (field.value === value) field.checked = checked;
+      } else field.value = value;
+    }
+  }
+  for (const [id, open] of Object.entries(toggled)) {
+    const details = document.getElementById(id);
+    if (details && details.open !== open) details.open = open;
+  }
+  const field = focused && document.getElementById(focused.form)?.querySelector(`[name="${CSS.escape(focused.name)}"]`);
+  if (field && field !== document.activeElement) field.focus({ preventScroll: true });
+});
+
+// Saying so when the banker's laptop cannot be reached: a banner while the live connection is
+// down (the browser reconnects by itself), and a message when a tap got no answer at all.
+document.addEventListener("htmx:sseError", () => {
+  if (!document.hidden) document.getElementById("reconnecting")?.removeAttribute("hidden");
+});
+document.addEventListener("htmx:sseOpen", () => document.getElementById("reconnecting")?.setAttribute("hidden", ""));
+document.addEventListener("htmx:sendError", () => {
+  const box = document.getElementById("message");
+  if (!box) return;
+  const line = document.createElement("p");
+  line.className = "message error";
+  line.setAttribute("role", "alert");
+  line.textContent = box.dataset.unreachable;
+  box.replaceChildren(line);
+});

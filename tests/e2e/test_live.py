@@ -80,6 +80,29 @@ def test_a_change_on_one_screen_shows_on_every_other_without_a_request(contexts,
     assert not contexts.errors and not contexts.blocked
 
 
+def test_a_push_keeps_what_a_player_was_doing(contexts, server):
+    """Ann has tapped one die and opened the pay form when Bob's payment is pushed to her phone:
+    the tapped die, the typed amount and the open form are all still there, and focus with them."""
+    host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
+    turn = ann.locator("#turn")
+    turn.get_by_role("group", name="Die 1").get_by_text("4", exact=True).tap()
+    ann.locator("#pay-box summary").tap()
+    amount = ann.locator("#pay-box").get_by_label("Amount")
+    amount.fill("35")
+    bob.locator("#pay-box summary").tap()
+    pay = bob.locator("#pay-box")
+    pay.get_by_label("To").select_option(label="Ann")
+    pay.get_by_label("Amount").fill("10")
+    pay.get_by_role("button", name="Pay").tap()
+    expect(ann.locator("#turn .latest")).to_contain_text("Bob paid Ann $10.", timeout=LIVE)
+    expect(ann.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1510")
+    expect(turn.get_by_role("group", name="Die 1").get_by_role("radio", name="4")).to_be_checked()
+    expect(ann.locator("#pay-box")).to_have_attribute("open", "")
+    expect(amount).to_have_value("35")
+    expect(amount).to_be_focused()
+    assert not contexts.errors
+
+
 def test_a_hidden_page_closes_its_connection_and_catches_up_when_shown(contexts, server):
     host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
     # Bob's phone goes to sleep (the page is hidden): its live connection closes.
@@ -128,6 +151,8 @@ def test_after_a_server_restart_open_pages_catch_up_by_themselves(browser, tmp_p
         expect(cash_on(host, "Ann")).to_have_attribute("data-cash", "1500")
 
         first.stop()
+        for page in (host, phone):  # each says it lost the connection, and keeps trying
+            expect(page.locator("#reconnecting")).to_be_visible(timeout=LIVE)
         while_down = create_app(config, instance_path=str(tmp_path / "instance"))
         with while_down.app_context():
             store.act(code, {"type": "bank_pay", "player": 1, "amount": 111}, actor=Actor(banker=True))
@@ -139,6 +164,7 @@ def test_after_a_server_restart_open_pages_catch_up_by_themselves(browser, tmp_p
         try:
             for page in (host, phone):  # what changed while the server was down
                 expect(page.locator("#turn .latest")).to_contain_text(f"The bank paid Ann {money(111)}.", timeout=LIVE)
+                expect(page.locator("#reconnecting")).to_be_hidden()
             expect(phone.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1611")
             api(second, f"/api/games/{code}/actions", {"type": "bank_pay", "player": 1, "amount": 222}, banker)
             expect(cash_on(host, "Ann")).to_have_attribute("data-cash", "1833", timeout=LIVE)

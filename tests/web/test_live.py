@@ -190,6 +190,20 @@ def test_a_phone_whose_seat_moved_is_told_and_its_live_connection_ends(app, game
     assert 'name="type"' not in event.data  # no action left to tap
 
 
+def test_an_open_phone_hears_at_once_that_its_seat_moved(app, game, host, phone):
+    """No other change needed: making the rejoin code tells the old phone's open page."""
+    old = phone(game, 1)
+    listener = Listener(old, game.state()["version"])
+    try:
+        listener.idle()
+        banker = host(game)
+        banker.client.post(f"/t/{game.code}/seats/1/rejoin", data={"csrf_token": banker.csrf})
+        event = listener.next_event()
+        assert "This seat moved to another phone" in event.data and event.id == str(game.state()["version"])
+    finally:
+        listener.close(app)
+
+
 def test_a_live_connection_of_an_unknown_game_is_404_and_sets_no_cookie(client, game, phone):
     assert client.get("/t/ZZZZZ/live").status_code == 404
     assert client.get("/p/%00/live").status_code == 404
