@@ -48,7 +48,6 @@ class Outcome:
     version: int
     effects: list[dict]
     state: GameState
-    actor: Actor
     player: int | None = None  # the new seat, after a join
     repeated: bool = False
 
@@ -158,12 +157,6 @@ def _seat_of(secret: str):
     return (Seat.game_id == Game.id) & (Seat.token_hash == token_hash(secret))
 
 
-def version_of(code: str) -> int | None:
-    """The one cheap query behind live updates: no snapshot, no replay."""
-    code = game_code(code)
-    return db.session.scalar(select(Game.version).where(Game.code == code)) if code else None
-
-
 def load_state(game: Game) -> GameState:
     return GameState.from_dict(game.state)
 
@@ -197,7 +190,7 @@ def act(code: str, data: dict, secret: str | None = None, seat_token: str | None
                     raise RuleError("nonce_taken",
                                     N_("That nonce was already used by someone else; send a new one."))
                 db.session.rollback()
-                return Outcome(row.first_seq, row.first_effects, GameState.from_dict(row.state), actor,
+                return Outcome(row.first_seq, row.first_effects, GameState.from_dict(row.state),
                                _joined_player(row.first_type, row.first_effects), repeated=True)
             if data.get("type") == UNDO:
                 state, effects, payload = _undo(row, actor)
@@ -214,7 +207,7 @@ def act(code: str, data: dict, secret: str | None = None, seat_token: str | None
                                         token_hash=token_hash(seat_token or new_token())))
                 db.session.commit()
                 announce(code, version)
-                return Outcome(version, effects, state, actor, player)
+                return Outcome(version, effects, state, player)
             db.session.rollback()
     raise Busy(code)
 
