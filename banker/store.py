@@ -29,6 +29,8 @@ _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
 # The writes of every action, built once on the tables themselves: an ORM-level insert or update
 # spent more time building its statement than the database spent running it.
 _GAMES, _EVENTS, _CHECKPOINTS = Game.__table__, Event.__table__, Checkpoint.__table__
+# The seat holding a secret (its hash, bound as "digest") in the game being read.
+_SEAT = (Seat.game_id == Game.id) & (Seat.token_hash == bindparam("digest"))
 _SNAPSHOT = (update(_GAMES).where(_GAMES.c.id == bindparam("game"), _GAMES.c.version == bindparam("seen"))
              .values(state=bindparam("snapshot"), version=bindparam("new")))
 
@@ -141,20 +143,20 @@ def visit(code: str, secret: str | None) -> tuple[Game | None, Actor | None]:
         return None, None
     if not secret:
         return find_game(code), None
-    row = db.session.execute(
-        select(Game, Seat.player_id).outerjoin(Seat, _seat_of(secret)).where(Game.code == code)
-    ).first()
+    row = db.session.execute(select(Game, Seat.player_id).outerjoin(Seat, _SEAT).where(Game.code == code),
+                             {"digest": token_hash(secret)}).first()
     if row is None:
         return None, None
     game, player = row
-    if hmac.compare_digest(token_hash(secret), game.banker_token_hash):
-        return game, Actor(banker=True)
-    return game, (Actor(player=player) if player is not None else None)
+    return game, _holder(secret, game.banker_token_hash, player)
 
 
-def _seat_of(secret: str):
-    """The join condition for the seat that holds `secret` in the game being read."""
-    return (Seat.game_id == Game.id) & (Seat.token_hash == token_hash(secret))
+def _holder(secret: str, banker_token_hash: str, player: int | None) -> Actor | None:
+    """Who holds the secret, given the game's banker hash and the seat found for it: the banker,
+    that seat, or nobody (None)."""
+    if hmac.compare_digest(token_hash(secret), banker_token_hash):
+        return Actor(banker=True)
+    return Actor(player=player) if player is not None else None
 
 
 def load_state(game: Game) -> GameState:
@@ -225,8 +227,7 @@ def _row_query(seat: bool, nonce: bool):
     query = select(Game.id, Game.version, Game.edition, Game.settings, Game.state,
                    Game.banker_token_hash).where(Game.code == bindparam("code")).with_for_update(of=Game)
     if seat:
-        query = query.add_columns(Seat.player_id).outerjoin(
-            Seat, (Seat.game_id == Game.id) & (Seat.token_hash == bindparam("digest")))
+        query = query.add_columns(Seat.player_id).outerjoin(Seat, _SEAT)
     if nonce:
         query = query.add_columns(
             Event.seq.label("first_seq"), Event.actor.label("first_actor"),
@@ -239,11 +240,10 @@ def _actor(row, secret: str | None) -> Actor:
     """Who holds the secret: the banker, a seat, or (no secret) a newcomer."""
     if not secret:
         return Actor()
-    if hmac.compare_digest(token_hash(secret), row.banker_token_hash):
-        return Actor(banker=True)
-    if row.player_id is None:
+    actor = _holder(secret, row.banker_token_hash, row.player_id)
+    if actor is None:
         raise UnknownSecret(row.id)
-    return Actor(player=row.player_id)
+    return actor
 
 
 def _save(row, actor: Actor, payload: dict, state: GameState, effects: list, nonce: str | None) -> bool:
@@ -276,7 +276,7 @@ def _undo(row, actor: Actor) -> tuple[GameState, list, dict]:
     """
     if not actor.banker:
         raise NotAllowed("banker_only", N_("Only the banker can undo."))
-    last = _last_live(row.id)
+    last = last_live_event(row.id)
     if last is None:
         raise RuleError("nothing_to_undo", N_("There is nothing to undo."))
     if last.type == "join":
@@ -296,7 +296,7 @@ def _undo(row, actor: Actor) -> tuple[GameState, list, dict]:
     return state, effects, {"type": UNDO, "seq": last.seq}
 
 
-def _last_live(game_id: int) -> Event | None:
+def last_live_event(game_id: int) -> Event | None:
     """The newest event that is not undone and not itself an undo: what Undo would take back."""
     return db.session.scalar(
         select(Event).where(Event.game_id == game_id, Event.undone.is_(False), Event.type != UNDO)
@@ -304,16 +304,13 @@ def _last_live(game_id: int) -> Event | None:
     )
 
 
-def last_live_event(game: Game) -> Event | None:
-    """What Undo would take back now."""
-    return _last_live(game.id)
-
-
 def started_at(game: Game) -> datetime | None:
-    """When the game's (not undone) start was recorded."""
+    """When the game's (not undone) start was recorded. Read from the oldest events up, so it stops
+    at the start, near the beginning of the log, however long the game (every host render of a
+    timed game asks)."""
     return db.session.scalar(
         select(Event.created_at).where(Event.game_id == game.id, Event.type == "start",
-                                       Event.undone.is_(False))
+                                       Event.undone.is_(False)).order_by(Event.seq).limit(1)
     )
 
 

@@ -8,7 +8,7 @@ from flask_babel import Babel, get_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from . import api, home, join, live, player, table
+from . import api, home, join, ledger, live, player, table
 from ..rules.mortgages import lift_cost, transfer_fee
 from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings
 from .respond import from_htmx
@@ -52,6 +52,7 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     app.jinja_env.add_extension("jinja2.ext.do")
     babel.init_app(app, locale_selector=lambda: request.accept_languages.best_match(LANGUAGES) or "en")
+    ledger.init_app(app)
     live.init_app(app)
     for blueprint in (home.bp, table.bp, player.bp, join.bp, api.bp):
         app.register_blueprint(blueprint)

@@ -197,7 +197,7 @@ class TableScreen(Screen):
     @cached_property
     def undoable(self) -> dict:
         """What Undo would take back, in words (None when nothing can be undone)."""
-        last = store.last_live_event(self.game) if self.banker else None
+        last = store.last_live_event(self.game.id) if self.banker else None
         if last is None or last.type == "join":
             return {"undoable": None}
         return {"undoable": ledger.told(self.game, self.state, last)}

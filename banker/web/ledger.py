@@ -66,8 +66,12 @@ class Caches:
         self.rows = Recent(64)
 
 
+def init_app(app) -> None:
+    app.extensions["banker.ledger"] = Caches()
+
+
 def _caches() -> Caches:
-    return current_app.extensions.setdefault("banker.ledger", Caches())
+    return current_app.extensions["banker.ledger"]
 
 
 def entries(game: Game) -> list[Entry]:
