@@ -35,6 +35,9 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         # A comment this often on an idle live connection keeps proxies from closing it and lets
         # the server notice a connection the browser closed.
         LIVE_HEARTBEAT_SECONDS=15,
+        # A game's largest real body (a trade, a seat order) is a few KB; anything far bigger is
+        # refused before it is read (413).
+        MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),

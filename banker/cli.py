@@ -20,14 +20,20 @@ def cdn_reachable(timeout: float = 1.5) -> bool:
         return False
 
 
+# waitress reads a whole body before the app sees it: beyond this it refuses at once (a plain 413),
+# so nobody can make it take in 300 MB. Below it the app's own MAX_CONTENT_LENGTH answers, in the
+# API's JSON shape.
+BODY_LIMIT = 1024 * 1024
+
+
 def server_options(app) -> dict:
     """waitress sized for live pages: each open page holds one connection and one thread for as
     long as it is open (LIVE_CONNECTIONS of them), with threads to spare for actions and pages,
     and room for each phone's second connection (its actions). poll() instead of select(), which
-    cannot watch more than 1,024 sockets."""
+    cannot watch more than 1,024 sockets. Bodies are capped at BODY_LIMIT."""
     live = app.config["LIVE_CONNECTIONS"]
     return {"threads": live + 32, "connection_limit": 4 * live + 100, "asyncore_use_poll": True,
-            "ident": "tabletop-banker"}
+            "ident": "tabletop-banker", "max_request_body_size": BODY_LIMIT}
 
 
 def main(argv: list[str] | None = None) -> None:

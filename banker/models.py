@@ -41,8 +41,34 @@ class Seat(db.Model):
     token_hash: Mapped[str] = mapped_column(String(64), index=True)
 
 
+class Badge(db.Model):
+    """What a browser holds in a game: the banker's tools or a seat. The browser's cookie keeps one
+    random key for all its games; only the key's hash is kept here (see web/seats.py)."""
+
+    __tablename__ = "badges"
+    __table_args__ = (UniqueConstraint("browser_hash", "game_id", "role"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    browser_hash: Mapped[str] = mapped_column(String(64))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    role: Mapped[str] = mapped_column(String(8))  # "banker" or "seat"
+    player_id: Mapped[int | None]  # the seat's player; None for the banker
+
+
+class Claim(db.Model):
+    """A rejoin code: lets one new phone take a seat, once, before it expires. Only its hash is kept."""
+
+    __tablename__ = "claims"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[int]
+    expires_at: Mapped[int]  # Unix time: compared alike on every database
+
+
 class Event(db.Model):
-    """One applied action: who, what, its effects, and whether the banker undid it."""
+    """One applied action: who, what, its effects, and whether the banker undid it. `nonce` is a
+    hash of the sender's nonce scoped to the sender (see store.nonce_key)."""
 
     __tablename__ = "events"
     __table_args__ = (UniqueConstraint("game_id", "seq"), UniqueConstraint("game_id", "nonce"))

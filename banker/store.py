@@ -4,6 +4,7 @@ snapshot in one transaction guarded by an optimistic version check."""
 import hashlib
 import hmac
 import secrets
+import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -12,10 +13,11 @@ from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, delete, event, func, select, update
 
-from .models import Checkpoint, Event, Game, Seat, db
+from .models import Badge, Checkpoint, Claim, Event, Game, Seat, db
 from .notifier import announce
 from .rules import Actor, GameState, Settings, apply, new_game, parse, replay
-from .rules.actions import UNDO
+from .rules.actions import UNDO, only_fields
+from .rules.board import EDITION_NAMES
 from .rules.errors import ActionError, N_, NotAllowed, RuleError
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -24,6 +26,8 @@ TRIES = 5
 # Undo replays at most this many events less one, whatever the length of the game; each
 # checkpoint is one more copy of the snapshot in the database.
 CHECKPOINT_EVERY = 32
+# How long a rejoin code can be claimed (the banker shows it, the new phone scans it at once).
+CLAIM_SECONDS = 10 * 60
 _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
 
 # The writes of every action, built once on the tables themselves: an ORM-level insert or update
@@ -31,6 +35,8 @@ _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
 _GAMES, _EVENTS, _CHECKPOINTS = Game.__table__, Event.__table__, Checkpoint.__table__
 # The seat holding a secret (its hash, bound as "digest") in the game being read.
 _SEAT = (Seat.game_id == Game.id) & (Seat.token_hash == bindparam("digest"))
+# The browser's badge (its key's hash bound as "digest") for a role in the game being read.
+_BADGE = (Badge.game_id == Game.id) & (Badge.browser_hash == bindparam("digest")) & (Badge.role == bindparam("role"))
 _SNAPSHOT = (update(_GAMES).where(_GAMES.c.id == bindparam("game"), _GAMES.c.version == bindparam("seen"))
              .values(state=bindparam("snapshot"), version=bindparam("new")))
 
@@ -40,7 +46,22 @@ class Busy(RuntimeError):
 
 
 class UnknownSecret(LookupError):
-    """A secret that belongs to nobody in the game: a replaced seat, or a made-up token."""
+    """A secret that belongs to nobody in the game: a replaced seat, or a made-up token (or a
+    browser without that role in the game)."""
+
+
+@dataclass(frozen=True)
+class Browser:
+    """A browser as the pages know it: the random key its cookie keeps for all its games, asking as
+    the banker or as its seat (`role`). What it holds in each game is kept in badges, by the key's
+    hash; the key itself opens nothing through the API."""
+
+    key: str
+    role: str  # "banker" or "seat"
+
+    @property
+    def digest(self) -> str:
+        return token_hash(self.key)
 
 
 @dataclass
@@ -98,13 +119,15 @@ def writing():
         _immediate.reset(mark)
 
 
-def create_game(edition: str = "us", settings: dict | None = None) -> tuple[Game, str]:
-    """A new game in its lobby; returns it with the banker's secret token."""
+def create_game(edition: str = "us", settings: dict | None = None,
+                browser: Browser | None = None) -> tuple[Game, str]:
+    """A new game in its lobby; returns it with the banker's secret token (for the API). A browser
+    that creates it (the home page) gets the banker's badge."""
+    if not isinstance(edition, str) or edition not in EDITION_NAMES:
+        raise ActionError("unknown_edition", N_("Unknown edition; the editions are: {editions}."),
+                          editions=", ".join(EDITION_NAMES))
     chosen = Settings.parse(settings)
-    try:
-        state = new_game(edition, chosen)
-    except KeyError:
-        raise ActionError("unknown_edition", N_("Unknown edition: {edition}."), edition=edition) from None
+    state = new_game(edition, chosen)
     banker_token = new_token()
     with writing():
         game = Game(
@@ -113,6 +136,9 @@ def create_game(edition: str = "us", settings: dict | None = None) -> tuple[Game
             created_at=datetime.now(UTC),
         )
         db.session.add(game)
+        if browser is not None:
+            db.session.flush()
+            _give_badge(game.id, browser, None)
         db.session.commit()
     return game, banker_token
 
@@ -136,11 +162,17 @@ def find_game(code: str) -> Game | None:
     return db.session.scalar(select(Game).where(Game.code == code)) if code else None
 
 
-def visit(code: str, secret: str | None) -> tuple[Game | None, Actor | None]:
-    """The game and who holds `secret` in it (the banker, a seat, or None), in one query."""
+def visit(code: str, secret: str | None = None,
+          browser: Browser | None = None) -> tuple[Game | None, Actor | None]:
+    """The game and who holds `secret` (an API token) or is `browser` in it: the banker, a seat,
+    or None. One query."""
     code = game_code(code)
     if code is None:
         return None, None
+    if browser is not None:
+        row = db.session.execute(select(Game, Badge.id, Badge.player_id).outerjoin(Badge, _BADGE)
+                                 .where(Game.code == code), {"digest": browser.digest, "role": browser.role}).first()
+        return (row[0], _badge_holder(browser, row[1], row[2])) if row else (None, None)
     if not secret:
         return find_game(code), None
     row = db.session.execute(select(Game, Seat.player_id).outerjoin(Seat, _SEAT).where(Game.code == code),
@@ -159,42 +191,65 @@ def _holder(secret: str, banker_token_hash: str, player: int | None) -> Actor | 
     return Actor(player=player) if player is not None else None
 
 
+def _badge_holder(browser: Browser, badge: int | None, player: int | None) -> Actor | None:
+    """Who the browser is, given the badge found for its role: the banker, its seat, or nobody."""
+    if badge is None:
+        return None
+    return Actor(banker=True) if browser.role == "banker" else Actor(player=player)
+
+
+def _give_badge(game_id: int, browser: Browser, player: int | None) -> None:
+    db.session.add(Badge(browser_hash=browser.digest, game_id=game_id, role=browser.role, player_id=player))
+
+
+def adopt(code: str, secret: str, browser: Browser) -> None:
+    """Give the browser the badge of what `secret` holds in the game as its role (the banker or a
+    seat), unless it has one already; nothing when the secret holds nothing of that role."""
+    game, holder = visit(code, secret)
+    if holder is None or holder.banker != (browser.role == "banker") or visit(code, browser=browser)[1]:
+        return
+    with writing():
+        _give_badge(game.id, browser, holder.player)
+        db.session.commit()
+
+
 def load_state(game: Game) -> GameState:
     return GameState.from_dict(game.state)
 
 
-def act(code: str, data: dict, secret: str | None = None, seat_token: str | None = None,
-        actor: Actor | None = None) -> Outcome:
-    """Apply one action (or undo) for whoever holds `secret` (no secret: a newcomer joining) and
-    save it; a repeated nonce returns the first outcome. Once committed, the game's live pages hear
-    of it; nothing refused or lost in a race is announced.
+def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | None = None,
+        seat_token: str | None = None, actor: Actor | None = None) -> Outcome:
+    """Apply one action (or undo) for whoever holds `secret` (an API token) or is `browser` (the
+    pages), and save it; neither: a newcomer joining. A repeated nonce of the same sender returns
+    the first outcome. Once committed, the game's live pages hear of it; nothing refused or lost in
+    a race is announced.
 
-    One query reads the game, the secret's seat and a first use of the nonce; then the snapshot is
-    updated and the event appended. Raises LookupError (no such game), UnknownSecret, a GameError
-    (refused) or Busy. `seat_token` is the new seat's secret when the action is a join. An
-    in-process caller that knows who acts (a benchmark, a test) may name the `actor` instead of
-    a secret; requests always go by their secret.
+    One query reads the game, the sender's seat or badge and a first use of the nonce; then the
+    snapshot is updated and the event appended. Raises LookupError (no such game), UnknownSecret,
+    a GameError (refused) or Busy. A join gives the new seat `seat_token` (the API's) or, from a
+    browser, the browser a badge for it. An in-process caller that knows who acts (a benchmark, a
+    test) may name the `actor` instead; requests always go by their secret or browser.
     """
-    nonce = _nonce(data.get("nonce"))
+    nonce = nonce_key(_nonce(data.get("nonce")), secret, browser, actor)
     code = game_code(code)
     if code is None:
         raise LookupError(code)
     for _ in range(TRIES):
         with writing():
-            row = _game_row(code, secret, nonce)
+            row = _game_row(code, secret, browser, nonce)
             if row is None:
                 raise LookupError(code)
-            actor = actor or _actor(row, secret)
+            actor = actor or _actor(row, secret, browser, joining=data.get("type") == "join")
             if nonce and row.first_seq is not None:
-                if row.first_actor != str(actor):
-                    # Someone else's nonce: their result is not this request's, and this action
-                    # cannot be stored under it either; swallowing it in silence would lose it.
-                    raise RuleError("nonce_taken",
-                                    N_("That nonce was already used by someone else; send a new one."))
-                db.session.rollback()
+                player = _joined_player(row.first_type, row.first_effects)
+                if browser is not None and player is not None and row.badge is None:
+                    # A double-tapped Join whose first answer never reached the browser.
+                    _give_badge(row.id, browser, player)
+                db.session.commit()
                 return Outcome(row.first_seq, row.first_effects, GameState.from_dict(row.state),
-                               _joined_player(row.first_type, row.first_effects), repeated=True)
+                               player, repeated=True)
             if data.get("type") == UNDO:
+                only_fields(data, ())
                 state, effects, payload = _undo(row, actor)
             else:
                 action = parse(data)
@@ -207,6 +262,8 @@ def act(code: str, data: dict, secret: str | None = None, seat_token: str | None
                 if player is not None:
                     db.session.add(Seat(game_id=row.id, player_id=player,
                                         token_hash=token_hash(seat_token or new_token())))
+                    if browser is not None:
+                        _give_badge(row.id, browser, player)
                 db.session.commit()
                 announce(code, version)
                 return Outcome(version, effects, state, player)
@@ -214,33 +271,44 @@ def act(code: str, data: dict, secret: str | None = None, seat_token: str | None
     raise Busy(code)
 
 
-def _game_row(code: str, secret: str | None, nonce: str | None):
+def _game_row(code: str, secret: str | None, browser: Browser | None, nonce: str | None):
     """The game's row, locked for this write where the database can (PostgreSQL), with the seat
-    holding `secret` and the first event that used `nonce`, if any."""
-    params = {"code": code, "digest": token_hash(secret) if secret else None, "nonce": nonce}
-    return db.session.execute(_row_query(bool(secret), bool(nonce)), params).first()
+    holding `secret` or the browser's badge, and the first event that used `nonce`, if any."""
+    holder = "browser" if browser else "token" if secret else None
+    params = {"code": code, "nonce": nonce,
+              "digest": browser.digest if browser else token_hash(secret) if secret else None,
+              "role": browser.role if browser else None}
+    return db.session.execute(_row_query(holder, bool(nonce)), params).first()
 
 
 @cache
-def _row_query(seat: bool, nonce: bool):
-    """The action's one read, built once for each of its four shapes."""
+def _row_query(holder: str | None, nonce: bool):
+    """The action's one read, built once for each of its shapes: who sends it (an API token, a
+    browser, or a newcomer: None), with a nonce or not."""
     query = select(Game.id, Game.version, Game.edition, Game.settings, Game.state,
                    Game.banker_token_hash).where(Game.code == bindparam("code")).with_for_update(of=Game)
-    if seat:
+    if holder == "token":
         query = query.add_columns(Seat.player_id).outerjoin(Seat, _SEAT)
+    elif holder == "browser":
+        query = query.add_columns(Badge.id.label("badge"), Badge.player_id).outerjoin(Badge, _BADGE)
     if nonce:
         query = query.add_columns(
-            Event.seq.label("first_seq"), Event.actor.label("first_actor"),
-            Event.type.label("first_type"), Event.effects.label("first_effects"),
+            Event.seq.label("first_seq"), Event.type.label("first_type"), Event.effects.label("first_effects"),
         ).outerjoin(Event, (Event.game_id == Game.id) & (Event.nonce == bindparam("nonce")))
     return query
 
 
-def _actor(row, secret: str | None) -> Actor:
-    """Who holds the secret: the banker, a seat, or (no secret) a newcomer."""
-    if not secret:
+def _actor(row, secret: str | None, browser: Browser | None, joining: bool) -> Actor:
+    """Who sends the action: the banker or a seat, by the secret or the browser's badge; with
+    neither (or a browser with no seat yet, joining), a newcomer."""
+    if browser is not None:
+        actor = _badge_holder(browser, row.badge, row.player_id)
+        if actor is None and joining:
+            return Actor()
+    elif secret:
+        actor = _holder(secret, row.banker_token_hash, row.player_id)
+    else:
         return Actor()
-    actor = _holder(secret, row.banker_token_hash, row.player_id)
     if actor is None:
         raise UnknownSecret(row.id)
     return actor
@@ -338,6 +406,21 @@ def replay_game(game: Game) -> GameState:
     return replay(game.edition, Settings(**game.settings), live_log(game.id))
 
 
+def nonce_key(nonce: str | None, secret: str | None, browser: Browser | None, actor: Actor | None) -> str | None:
+    """What the log keeps of a nonce: a hash of it with its sender, so that one sender's nonce
+    never meets another's (a player cannot block the banker by sending the banker's nonce first),
+    and no nonce is kept in clear. The sender is known before the game is read: the banker's
+    screens (all of them: they share the close-auction nonce), a seat's browser, an API token,
+    an in-process caller's actor, or a newcomer."""
+    if nonce is None:
+        return None
+    if browser is not None:
+        sender = "banker" if browser.role == "banker" else f"seat:{browser.digest}"
+    else:
+        sender = f"token:{token_hash(secret)}" if secret else str(actor) if actor else ""
+    return hashlib.sha256(f"{sender}\n{nonce}".encode()).hexdigest()
+
+
 def _nonce(value) -> str | None:
     if value is None or value == "":
         return None
@@ -360,18 +443,51 @@ def history(game: Game, limit: int | None = None) -> list[Event]:
     return list(db.session.scalars(query))
 
 
-def new_seat_token(game: Game, player_id: int) -> str:
-    """A fresh secret for a seat (a new phone); the old phone's secret stops working, and its open
-    page hears of it at once (the version is the same: nothing in the game changed)."""
-    token = new_token()
-    code, version = game.code, game.version
+def new_claim(game: Game, player_id: int) -> str:
+    """A rejoin code for a seat: one new phone may take the seat with it, once, for the next
+    CLAIM_SECONDS; an earlier code for the seat stops working. Only its hash is kept."""
+    code = secrets.token_urlsafe(16)
     with writing():
-        seat = db.session.scalar(
-            select(Seat).where(Seat.game_id == game.id, Seat.player_id == player_id)
-        )
-        if seat is None:
+        if db.session.scalar(select(Seat.id).where(Seat.game_id == game.id, Seat.player_id == player_id)) is None:
             raise LookupError(player_id)
-        seat.token_hash = token_hash(token)
+        db.session.execute(delete(Claim).where(Claim.game_id == game.id,
+                                               (Claim.player_id == player_id) | (Claim.expires_at < _now())))
+        db.session.add(Claim(code_hash=token_hash(code), game_id=game.id, player_id=player_id,
+                             expires_at=_now() + CLAIM_SECONDS))
+        db.session.commit()
+    return code
+
+
+def claim(code: str, rejoin: str) -> tuple[Game | None, int | None]:
+    """The game, and the seat a rejoin code can take now (None: used, replaced or expired)."""
+    game = find_game(code)
+    if game is None:
+        return None, None
+    return game, db.session.scalar(select(Claim.player_id).where(
+        Claim.game_id == game.id, Claim.code_hash == token_hash(rejoin), Claim.expires_at >= _now()))
+
+
+def take_seat(code: str, rejoin: str, browser: Browser) -> int | None:
+    """The browser takes the seat a rejoin code is for, and the code is used up: the seat's other
+    phones (and its API token) stop working, and their open pages hear of it at once (the version
+    is the same: nothing in the game changed). None when the code cannot be used (any more)."""
+    with writing():
+        game, player = claim(code, rejoin)
+        if player is None:
+            db.session.rollback()
+            return None
+        db.session.execute(delete(Claim).where(Claim.code_hash == token_hash(rejoin)))
+        db.session.execute(delete(Badge).where(
+            Badge.game_id == game.id, Badge.role == "seat",
+            (Badge.player_id == player) | (Badge.browser_hash == browser.digest)))
+        db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.player_id == player)
+                           .values(token_hash=token_hash(new_token())))
+        _give_badge(game.id, browser, player)
+        code, version = game.code, game.version
         db.session.commit()
     announce(code, version)
-    return token
+    return player
+
+
+def _now() -> int:
+    return int(time.time())

@@ -44,7 +44,8 @@ def serve(port: int, instance: str) -> None:
     from banker import create_app
     from banker.cli import server_options
 
-    app = create_app(instance_path=instance)
+    # Every table of the benchmark joins from 127.0.0.1: faster than the rate limits allow.
+    app = create_app({"RATELIMIT_ENABLED": False}, instance_path=instance)
     app.config["HTMX_CDN"] = False
     counted = [0]
     inner = app.wsgi_app
@@ -111,16 +112,24 @@ class Client:
         return data.decode() if raw else (response.status, json.loads(data))
 
 
-def session_cookie(secret_key: str, kind: str, code: str, token: str) -> str:
-    """The cookie a browser holds after creating the game (kind "banker") or joining it ("seat"),
-    signed as Flask signs it with the server's key."""
+def session_cookie(server: Server, secret_key: str, kind: str, code: str, token: str) -> str:
+    """The cookie of a browser that created the game (kind "banker") or joined it ("seat"): a
+    cookie of the kind browsers kept before badges (the game's secret in it, signed as Flask signs
+    it with the server's key) is shown to the server once, which answers with the browser's key
+    and keeps the badge."""
     from flask import Flask
     from flask.sessions import SecureCookieSessionInterface
 
     app = Flask("cookie")
     app.secret_key = secret_key
     signer = SecureCookieSessionInterface().get_signing_serializer(app)
-    return "session=" + signer.dumps({kind: {code: token}, "_permanent": True})
+    old = "session=" + signer.dumps({kind: {code: token}, "_permanent": True})
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection.request("GET", f"/{'t' if kind == 'banker' else 'p'}/{code}", headers={"Cookie": old})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return response.getheader("Set-Cookie").split(";", 1)[0]
 
 
 class Screen(threading.Thread):
@@ -216,9 +225,9 @@ class Table:
     def screens(self, phones: int = 8) -> list[Screen]:
         """The banker's host screen and `phones` phones, connected at the current version."""
         key, version = self.server.secret_key, self.state["version"]
-        screens = [Screen(self.server, f"/t/{self.code}/live", session_cookie(key, "banker", self.code, self.banker),
+        screens = [Screen(self.server, f"/t/{self.code}/live", session_cookie(self.server, key, "banker", self.code, self.banker),
                           version)]
-        screens += [Screen(self.server, f"/p/{self.code}/live", session_cookie(key, "seat", self.code, token), version)
+        screens += [Screen(self.server, f"/p/{self.code}/live", session_cookie(self.server, key, "seat", self.code, token), version)
                     for token in list(self.seats.values())[:phones]]
         for screen in screens:
             screen.start()
@@ -288,8 +297,8 @@ def throughput(server: Server, rng: random.Random) -> tuple[float, float]:
     streams = []
     for table in tables:
         key, version = server.secret_key, table.state["version"]
-        cookies = [("t", session_cookie(key, "banker", table.code, table.banker))]
-        cookies += [("p", session_cookie(key, "seat", table.code, token)) for token in list(table.seats.values())[:7]]
+        cookies = [("t", session_cookie(server, key, "banker", table.code, table.banker))]
+        cookies += [("p", session_cookie(server, key, "seat", table.code, token)) for token in list(table.seats.values())[:7]]
         for screen, cookie in cookies:
             stream = socket.create_connection(("127.0.0.1", server.port))
             stream.sendall(f"GET /{screen}/{table.code}/live?v={version} HTTP/1.1\r\nHost: x\r\n"

@@ -53,13 +53,14 @@ def main() -> None:
     rng = random.Random(8)
     rows = []
     with app.app_context():
-        game, banker_token = store.create_game()
+        key = store.new_token()  # the host browser's key: it creates the game, so it banks it
+        game, _ = store.create_game(browser=store.Browser(key, "banker"))
         code = game.code
         for name, token in NAMES:
             store.act(code, {"type": "join", "name": name, "token": token})
         store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
         with client.session_transaction() as session:
-            session["banker"] = {code: banker_token}
+            session["browser"] = key
 
         def pay():
             store.act(code, {"type": "bank_pay", "player": 1, "amount": 1}, actor=BANKER)

@@ -290,6 +290,14 @@ UNDO = "undo"
 CONTROL = {"nonce", "csrf_token"}
 
 
+def only_fields(data: dict, known) -> None:
+    """Refuse a field the action does not have (undo has none), rather than ignore it."""
+    for key in data:
+        if key not in known and key != "type" and key not in CONTROL:
+            raise ActionError("unknown_field", N_("{type} has no field {field}."),
+                              type=data["type"], field=str(key)[:30])
+
+
 def parse(data) -> Action:
     """Turn a dict from a form or the API into an Action, or raise ActionError saying what is wrong."""
     if not isinstance(data, dict):
@@ -299,9 +307,7 @@ def parse(data) -> Action:
     if cls is None:
         raise ActionError("unknown_action", N_("Unknown action type: {type}."), type=str(kind)[:30])
     known = {f.name: f for f in fields(cls)}
-    for key in data:
-        if key not in known and key != "type" and key not in CONTROL:
-            raise ActionError("unknown_field", N_("{type} has no field {field}."), type=kind, field=str(key)[:30])
+    only_fields(data, known)
     values = {}
     for f in known.values():
         raw = data.get(f.name)

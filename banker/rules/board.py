@@ -64,19 +64,20 @@ class Board:
         return self.constants["jail_index"]
 
 
+# The boards a game can be played on. A name comes from users (the API's "edition"), so it is
+# looked up here and never used as a path on its own.
+EDITION_NAMES = ("us",)
+
+
 @cache
 def load_board(edition: str = "us") -> Board:
-    """Read rules/editions/<edition>.json (cached: boards never change while running)."""
-    path = EDITIONS / f"{edition}.json"
-    if not path.is_file():
+    """Read rules/editions/<edition>.json (cached: boards never change while running); KeyError for
+    a name that is not in EDITION_NAMES."""
+    if edition not in EDITION_NAMES:
         raise KeyError(edition)
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads((EDITIONS / f"{edition}.json").read_text(encoding="utf-8"))
     squares = tuple(
         Square(**{**raw, "rent": tuple(raw.get("rent", ()))}) for raw in data["squares"]
     )
     return Board(data["edition"], data["currency"], squares, data["constants"])
 
-
-def editions() -> list[str]:
-    """The names of the editions on disk."""
-    return sorted(p.stem for p in EDITIONS.glob("*.json"))

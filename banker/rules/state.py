@@ -31,16 +31,20 @@ class Settings:
     @classmethod
     def parse(cls, data: dict | None) -> "Settings":
         """Validate user-supplied settings; unknown keys and out-of-range values are ActionErrors."""
+        if data is not None and not isinstance(data, dict):
+            raise ActionError("bad_settings", N_("rules must be an object of settings."))
         data = dict(data or {})
-        defaults = cls()
+        defaults = vars(cls())
         for key, value in data.items():
-            if not hasattr(defaults, key):
-                raise ActionError("unknown_setting", N_("Unknown setting: {key}."), key=key)
+            # vars, not hasattr: "parse" and "__dict__" are attributes too, but no settings.
+            if key not in defaults:
+                raise ActionError("unknown_setting", N_("Unknown setting: {key}."), key=str(key)[:30])
             if key in CHOICES:
-                if value not in CHOICES[key] or isinstance(value, bool):
+                # The type too: 75.0 == 75 and True == 1, but a tax is a whole number of dollars.
+                if value not in CHOICES[key] or type(value) is not type(defaults[key]):
                     raise ActionError("bad_setting", N_("{key} must be one of: {choices}."),
                                       key=key, choices=", ".join(map(str, CHOICES[key])))
-            elif isinstance(getattr(defaults, key), bool):
+            elif isinstance(defaults[key], bool):
                 if not isinstance(value, bool):
                     raise ActionError("bad_setting", N_("{key} must be true or false."), key=key)
             else:

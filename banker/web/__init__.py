@@ -1,14 +1,16 @@
 """The web layer: thin blueprints over the store, CSRF, translations and error pages."""
 
+import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_babel import Babel, get_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from . import api, home, join, ledger, live, player, table
+from . import api, headers, home, join, ledger, limits, live, player, table
 from ..rules.mortgages import lift_cost, transfer_fee
 from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings
 from .respond import from_htmx
@@ -50,6 +52,7 @@ SCRIPTS = (
 
 def init_app(app: Flask) -> None:
     csrf.init_app(app)
+    headers.init_app(app)
     app.jinja_env.add_extension("jinja2.ext.do")
     babel.init_app(app, locale_selector=lambda: request.accept_languages.best_match(LANGUAGES) or "en")
     ledger.init_app(app)
@@ -57,9 +60,11 @@ def init_app(app: Flask) -> None:
     for blueprint in (home.bp, table.bp, player.bp, join.bp, api.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
+    limits.init_app(app)
     app.jinja_env.filters["money"] = lambda amount, currency="$": f"{currency}{amount:,}"
     app.jinja_env.globals.update(scripts=SCRIPTS,
-                                 nonce=lambda: secrets.token_urlsafe(16), get_locale=get_locale,
+                                 nonce=lambda: secrets.token_urlsafe(16), shared_nonce=shared_nonce,
+                                 get_locale=get_locale,
                                  lift_cost=lift_cost, fee=transfer_fee)
     app.jinja_env.globals.update(token_names=TOKEN_NAMES, group_names=GROUP_NAMES, buildings_text=buildings)
 
@@ -76,10 +81,29 @@ def init_app(app: Flask) -> None:
         return _error("method_not_allowed", _("That method is not allowed here."),
                       _("That page cannot be used like this."), 405)
 
+    @app.errorhandler(413)
+    def too_large(error):
+        limit = app.config["MAX_CONTENT_LENGTH"] // 1024
+        return _error("too_large", _("The request is too large (at most %(kb)s KB).", kb=limit),
+                      _("That was too much to send at once."), 413)
+
+    @app.errorhandler(429)
+    def too_many(error):
+        return _error("too_many_requests", _("Too many requests from this address; wait a minute and try again."),
+                      _("Too many tries from this device; wait a minute and try again."), 429)
+
     @app.errorhandler(500)
     def server_error(error):
         return _error("server_error", _("Something went wrong; nothing was changed."),
                       _("Something went wrong; nothing was changed. Try again."), 500)
+
+
+def shared_nonce(*parts) -> str:
+    """A nonce that every banker screen of a game gives the same form and nobody else can guess:
+    derived from the app's key and what the form is about (`parts`)."""
+    key = current_app.config["SECRET_KEY"].encode()
+    message = ":".join(map(str, ("nonce", *parts))).encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:32]
 
 
 def _error(code: str, api_text: str, page_text: str, status: int):

@@ -1,6 +1,6 @@
 """The JSON API (DESIGN.md section 3): the same actions as the pages, authenticated by bearer token."""
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
 
 from .. import store
@@ -18,7 +18,12 @@ def error(code: str, text: str, status: int):
 
 
 def _body() -> dict | None:
-    data = request.get_json(silent=True)
+    """The body's JSON object, or None when it is not one. JSON nested deeper than the parser can
+    go is refused here with its own message (it would otherwise escape as a RecursionError)."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        abort(make_response(error("too_deep", _("The JSON is nested too deeply."), 400)))
     return data if isinstance(data, dict) else None
 
 
@@ -51,6 +56,9 @@ def create():
     data = _body()
     if data is None:
         return error("bad_request", _("Send a JSON object."), 400)
+    unknown = sorted(set(data) - {"edition", "rules"})
+    if unknown:
+        return error("unknown_field", _("A new game has no field %(field)s.", field=str(unknown[0])[:30]), 400)
     try:
         game, banker_token = store.create_game(data.get("edition", "us"), data.get("rules"))
     except GameError as err:

@@ -1,5 +1,7 @@
 """The front page: create a game."""
 
+import re
+
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -7,9 +9,12 @@ from .. import store
 from ..rules.errors import GameError
 from ..rules.state import Settings
 from .narrate import refusal
-from .seats import remember
+from .seats import browser
 
 bp = Blueprint("home", __name__)
+# A whole number as typed in a settings box: ASCII digits, short enough to be read in no time (the
+# rules then check its range).
+WHOLE = re.compile(r"-?[0-9]{1,9}")
 
 
 @bp.get("/")
@@ -21,11 +26,10 @@ def index():
 def create():
     """Create a game from the form; this browser becomes its banker."""
     try:
-        game, banker_token = store.create_game("us", settings_from_form(request.form))
+        game, _token = store.create_game("us", settings_from_form(request.form), browser("banker", create=True))
     except GameError as error:
         return render_template("home/index.html", defaults=vars(Settings()), error=refusal(error, None),
                                form=request.form), 422
-    remember("banker", game.code, banker_token)
     return redirect(url_for("table.page", code=game.code), 303)
 
 
@@ -38,8 +42,9 @@ def settings_from_form(form) -> dict:
             settings[key] = key in form
         elif form.get(key, "").strip():
             value = form[key].strip()
-            # Typed like the default (75 for luxury_tax, "2008" for community_chest) when it can be.
-            settings[key] = int(value) if isinstance(default, int) and value.lstrip("-").isdigit() else value
+            # Typed like the default (75 for luxury_tax, "2008" for community_chest) when it can be;
+            # anything else (--5, ², 5,000 digits) goes on as text for the rules to refuse by name.
+            settings[key] = int(value) if isinstance(default, int) and WHOLE.fullmatch(value) else value
     return settings
 
 

@@ -6,7 +6,7 @@ from .. import store
 from .context import PhoneScreen, composer_context
 from .live import Gone, watch
 from .respond import perform
-from .seats import secret, visit_or_404
+from .seats import browser, visit_or_404
 
 bp = Blueprint("player", __name__, url_prefix="/p/<code>")
 
@@ -34,7 +34,7 @@ def live(code):
 @bp.post("/act")
 def act(code):
     """Every form on the phone: roll, buy, decline, pay, pay a debt, end the turn."""
-    seat = secret("seat", code)
+    seat = browser("seat")
     if seat is None:
         return redirect(url_for("join.page", code=code.upper()), 303)
     return perform(code, seat, request.form, url_for("player.page", code=code.upper()),
@@ -49,7 +49,7 @@ def trade(code, partner):
         return redirect(url_for("join.page", code=game.code))
     here = url_for("player.trade", code=game.code, partner=partner)
     if request.method == "POST":
-        return perform(game.code, secret("seat", code), request.form, here,
+        return perform(game.code, browser("seat"), request.form, here,
                        done=url_for("player.page", code=game.code), rejoin=url_for("join.page", code=game.code))
     state = store.load_state(game)
     if partner == seat.player or not state.has_player(partner) or state.player(partner).bankrupt \

@@ -49,20 +49,26 @@ def message(text: str, status: int, back: str | None = None):
     return render_template("error.html", message=text), status
 
 
-def perform(code: str, secret: str | None, form, back: str, done: str | None = None,
+def perform(code: str, browser: store.Browser, form, back: str, done: str | None = None,
             rejoin: str | None = None):
-    """Apply an action form for whoever holds `secret` and answer with its outcome or refusal.
+    """Apply an action form for this browser (as the banker or its seat) and answer with its
+    outcome or refusal.
 
     The form is read inside the same `try`: a malformed form (one die, a bad seat order) is a
     refusal like any other, not a server error. A refusal stays on `back`; success goes on to
-    `done` when given (leaving a task page), else stays too. A secret that no longer holds a seat
-    (the seat moved to another phone) sends a plain form on to `rejoin`.
+    `done` when given (leaving a task page), else stays too. A browser that no longer holds its
+    seat (the seat moved to another phone) is sent on to `rejoin` (a plain form).
     """
     try:
-        outcome = store.act(code, action_from_form(form), secret)
+        outcome = store.act(code, action_from_form(form), browser=browser)
     except GameError as error:
-        return refused(error, store.load_state(store.find_game(code)), back)
+        game = store.find_game(code)
+        if game is None:  # a form refused before the game was looked up: say the game is unknown
+            abort(404)
+        return refused(error, store.load_state(game), back)
     except store.UnknownSecret:
+        if browser.role == "banker":
+            return message(_("Only the banker's screen can do that."), 403)
         if rejoin and not from_htmx():
             return redirect(rejoin, 303)
         return message(_("This seat moved to another phone; ask the banker for a new rejoin code."), 403)

@@ -1,4 +1,7 @@
-"""Who is at this browser: the banker's and seats' secrets kept in the signed session cookie."""
+"""Who is at this browser. Its cookie (signed, not encrypted) keeps one random key for all its games
+and no game's secret: what the browser holds in each game (the banker's tools, a seat) is kept on
+the server as badges, by the key's hash (store.Browser). The cookie's size never grows with the
+number of games, and reading it gives nothing that works through the API."""
 
 from flask import abort, session
 
@@ -7,31 +10,40 @@ from ..models import Game
 from ..rules import Actor
 
 
-def remember(kind: str, code: str, token: str) -> None:
-    """Keep a secret ("banker" or "seat") for a game in the cookie, across sleeps and reloads."""
-    secrets = dict(session.get(kind, {}))
-    secrets[code] = token
-    session[kind] = secrets
-    session.permanent = True
+def browser(role: str, create: bool = False) -> store.Browser | None:
+    """This browser asking as "banker" or "seat"; None when it has no key yet, unless `create`
+    (a page that may give it a badge: the first answer sets the cookie)."""
+    key = session.get("browser")
+    if key is None and (create or _OLD_ROLES & session.keys()):
+        key = session["browser"] = store.new_token()
+        session.permanent = True
+    if key is None:
+        return None
+    if _OLD_ROLES & session.keys():
+        _adopt(key)
+    return store.Browser(key, role)
 
 
-def secret(kind: str, code: str) -> str | None:
-    """The secret of this kind ("banker" or "seat") this browser keeps for the game, if any."""
-    return session.get(kind, {}).get(code.upper())
+# Before badges the cookie kept each game's secret under these: a browser that still has them gets
+# badges for what they hold, once, and they leave the cookie (a game night survives the upgrade).
+_OLD_ROLES = {"banker", "seat"}
 
 
-def visit(code: str, kind: str) -> tuple[Game | None, Actor | None]:
-    """The game, and this browser in it as `kind`: the banker for "banker", its seat for "seat"
+def _adopt(key: str) -> None:
+    for role in _OLD_ROLES & session.keys():
+        for code, secret in dict(session.pop(role)).items():
+            store.adopt(code, secret, store.Browser(key, role))
+
+
+def visit(code: str, role: str) -> tuple[Game | None, Actor | None]:
+    """The game, and this browser in it as `role`: the banker for "banker", its seat for "seat"
     (None when this browser is not that here). One query."""
-    game, actor = store.visit(code, secret(kind, code))
-    if actor is not None and actor.banker != (kind == "banker"):
-        actor = None
-    return game, actor
+    return store.visit(code, browser=browser(role))
 
 
-def visit_or_404(code: str, kind: str) -> tuple[Game, Actor | None]:
+def visit_or_404(code: str, role: str) -> tuple[Game, Actor | None]:
     """visit, or 404 when there is no such game."""
-    game, actor = visit(code, kind)
+    game, actor = visit(code, role)
     if game is None:
         abort(404)
     return game, actor

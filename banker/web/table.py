@@ -7,7 +7,7 @@ from .. import qr, store
 from .context import TableScreen, public_url
 from .live import watch
 from .respond import message, perform
-from .seats import secret, visit_or_404
+from .seats import browser, visit_or_404
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code>")
 
@@ -27,7 +27,7 @@ def live(code):
 @bp.post("/act")
 def act(code):
     """The banker's forms: start, act for the current player, pay or charge a seat, undo."""
-    banker = secret("banker", code)
+    banker = browser("banker")
     if banker is None:
         return message(_("Only the banker's screen can do that."), 403)
     return perform(code, banker, request.form, url_for("table.page", code=code.upper()))
@@ -35,16 +35,17 @@ def act(code):
 
 @bp.post("/seats/<int:player>/rejoin")
 def rejoin(code, player):
-    """A fresh rejoin QR for a seat's new phone (the old phone's secret stops working)."""
+    """A rejoin QR for a seat's new phone: it works once, for a few minutes; when the new phone
+    takes the seat, the old one stops working."""
     game, banker = visit_or_404(code, "banker")
     if banker is None:
         return message(_("Only the banker's screen can do that."), 403)
     try:
-        token = store.new_seat_token(game, player)
+        rejoin = store.new_claim(game, player)
     except LookupError:
         abort(404)
-    url = public_url(url_for("join.rejoin", code=game.code, token=token))
+    url = public_url(url_for("join.rejoin", code=game.code, rejoin=rejoin))
     context = TableScreen(game, True).context()
-    return render_template("table/rejoin.html", url=url, rejoin_qr=qr.svg(url),
+    return render_template("table/rejoin.html", url=url, rejoin_qr=qr.svg(url), minutes=store.CLAIM_SECONDS // 60,
                            seat=context["players"][player], **context)
 

@@ -3,7 +3,8 @@
 The server runs create_app() on a SQLite file in a temporary folder, in a background thread, on a
 free port, and is shut down after the session. The browser is Debian's /usr/bin/chromium driven
 by Playwright's sync API; every request that is not to 127.0.0.1 is aborted and recorded, so the
-tests never reach the internet (HTMX_CDN is off: the vendored htmx is served by the app).
+tests never reach the internet (HTMX_CDN is off: the vendored htmx is served by the app). Any test
+fails whose pages broke the app's Content Security Policy: the policy must allow what they really use.
 """
 
 import logging
@@ -24,6 +25,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 LIVE = 5_000          # ms: a change must reach every screen within this (it is pushed at once)
 NARROW = 360          # px: the narrowest phone the layout must fit
 MIN_TARGET = 44       # px: thumb-sized
+CSP_VIOLATIONS: list[str] = []  # what any page of the running test logged as refused by the policy
 
 
 def money(amount: int) -> str:
@@ -139,6 +141,7 @@ def server(tmp_path_factory):
     app = create_app({
         "SQLALCHEMY_DATABASE_URI": "sqlite:///" + str(folder / "banker.sqlite"),
         "SECRET_KEY": "e2e",
+        "RATELIMIT_ENABLED": False,  # every browser of the session is 127.0.0.1
         "HTMX_CDN": False,
     }, instance_path=str(folder / "instance"))
     running = Server(app).start()
@@ -183,9 +186,18 @@ class Contexts:
         page.on("framenavigated", lambda frame: frame.parent_frame is None
                 and self.loads[name].append(urlsplit(frame.url).path))
         page.on("pageerror", lambda error: self.errors.append(f"{name}: {error}"))
-        page.on("console", lambda msg: msg.type == "error" and self.errors.append(f"{name}: {msg.text}"))
+        page.on("console", lambda msg: self._console(name, msg))
         self.opened.append(context)
         return page
+
+    def _console(self, name: str, msg) -> None:
+        if msg.type != "error":
+            return
+        self.errors.append(f"{name}: {msg.text}")
+        # Chromium logs each refusal as "Refused to ... violates the following Content Security
+        # Policy directive: ...".
+        if "Content Security Policy" in msg.text:
+            CSP_VIOLATIONS.append(f"{name}: {msg.text}")
 
     def _only_local(self, route):
         parts = urlsplit(route.request.url)
@@ -198,6 +210,15 @@ class Contexts:
     def close(self):
         for context in self.opened:
             context.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Every e2e test, whichever way it opened its pages, fails on a Content Security Policy violation."""
+    CSP_VIOLATIONS.clear()
+    result = yield
+    assert not CSP_VIOLATIONS, "a page broke the Content Security Policy:\n" + "\n".join(CSP_VIOLATIONS)
+    return result
 
 
 @pytest.fixture

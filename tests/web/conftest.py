@@ -1,13 +1,17 @@
 """Fixtures for the web tests: a real app on a real SQLite file in tmp_path, its test client, games
 made through the JSON API, and browsers for the host's laptop and the players' phones."""
 
+import secrets
+
 import pytest
 from flask.testing import FlaskClient
 from jinja2 import BytecodeCache
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from banker import create_app
+from banker import models
 from banker.models import db
+from banker.store import token_hash
 
 from .games import Browser, Game, new_game
 
@@ -49,6 +53,8 @@ def make_app(database, **config):
             "TESTING": True,
             # An idle live connection says so within 50 ms: what a test reads of it ends there.
             "LIVE_HEARTBEAT_SECONDS": 0.05,
+            # Every test client is 127.0.0.1; test_limits turns the limits on.
+            "RATELIMIT_ENABLED": False,
             **config,
         },
         instance_path=database.parent / "instance",
@@ -117,30 +123,38 @@ def game3(client) -> Game:
     return new_game(client, players=3)
 
 
+def badged(app, game: Game, role: str, player: int | None = None):
+    """A browser (test client) holding the banker's or a seat's badge for a game made through the
+    API, as creating the game on the home page or joining from the join page leaves it: its cookie
+    keeps its key, the game keeps the badge. (Not through a rejoin code: taking a seat retires the
+    seat's API token, which the game's API calls still use; test_join covers rejoining.)"""
+    client = app.test_client()
+    key = secrets.token_urlsafe(32)
+    with app.app_context():
+        game_id = db.session.scalar(select(models.Game.id).where(models.Game.code == game.code))
+        db.session.add(models.Badge(browser_hash=token_hash(key), game_id=game_id, role=role, player_id=player))
+        db.session.commit()
+    with client.session_transaction() as session:
+        session["browser"] = key
+    return client
+
+
 @pytest.fixture
 def host(app):
-    """Opens the banker's laptop for a game: a browser holding the banker's secret in its session."""
+    """Opens the banker's laptop for a game: a browser holding the banker's badge."""
 
     def open_host(game: Game) -> Browser:
-        client = app.test_client()
-        with client.session_transaction() as session:
-            session["banker"] = {game.code: game.banker}
-        return Browser(client, game.code, f"/t/{game.code}").load()
+        return Browser(badged(app, game, "banker"), game.code, f"/t/{game.code}").load()
 
     return open_host
 
 
 @pytest.fixture
 def phone(app):
-    """Opens a player's phone: a browser holding the seat's secret in its session, as joining
-    leaves it. (Not through a rejoin address: a rejoin gives the phone a fresh secret and retires
-    the old one, which the game's API calls still use; test_join covers rejoining.)"""
+    """Opens a player's phone: a browser holding the seat's badge."""
 
     def open_phone(game: Game, pid: int) -> Browser:
-        client = app.test_client()
-        with client.session_transaction() as session:
-            session["seat"] = {game.code: game.seats[pid]}
-        return Browser(client, game.code, f"/p/{game.code}").load()
+        return Browser(badged(app, game, "seat", pid), game.code, f"/p/{game.code}").load()
 
     return open_phone
 

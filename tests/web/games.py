@@ -545,3 +545,18 @@ def read_events(chunks) -> list[LiveEvent]:
             if event.data:
                 return events
     return events
+
+
+def rejoin_address(banker: Browser, pid: int) -> str:
+    """The address of a fresh rejoin code for a seat, as the host screen shows it."""
+    response = banker.client.post(f"/t/{banker.code}/seats/{pid}/rejoin", data={"csrf_token": banker.csrf})
+    assert response.status_code == 200, response.status_code
+    return unescape(re.search(r'<p class="url">([^<]+)</p>', response.get_data(as_text=True)).group(1))
+
+
+def take_seat(client, address: str):
+    """Open a rejoin address on a phone and tap "Take this seat"; returns the answer to the tap."""
+    opened = client.get(address)
+    assert opened.status_code == 200, opened.get_data(as_text=True)
+    [take] = page_forms(opened.get_data(as_text=True))
+    return client.post(take.action, data=take.data())

@@ -2,6 +2,8 @@
 
 import pytest
 
+from banker.rules.board import EDITIONS
+
 from .games import AUCTION, BALTIC, BROWN, JAILED_WITH_CARD, TO_CHANCE, TO_CHEST, bearer, new_game, play
 
 BAD_ACTIONS = [
@@ -228,7 +230,14 @@ def test_a_body_that_is_not_a_json_object_gets_400(client, game, body, content_t
 
 
 @pytest.mark.parametrize("body, says", [
-    ({"edition": "monaco"}, "Unknown edition: monaco."),
+    ({"edition": "monaco"}, "Unknown edition; the editions are: us."),
+    ({"edition": []}, "Unknown edition; the editions are: us."),
+    ({"edition": {}}, "Unknown edition; the editions are: us."),
+    ({"edition": None}, "Unknown edition; the editions are: us."),
+    ({"edition": "u" * 256}, "Unknown edition; the editions are: us."),
+    ({"edition": "us_cards"}, "Unknown edition; the editions are: us."),  # a data file, not a board
+    ({"edition": "../../pyproject"}, "Unknown edition; the editions are: us."),
+    ({"edition": str(EDITIONS / "us")}, "Unknown edition; the editions are: us."),  # a path to a real board
     ({"rules": {"start_cash": -1}}, "start_cash must be a whole number from 0 to 100000."),
     ({"rules": {"start_cash": "lots"}}, "start_cash must be a whole number from 0 to 100000."),
     ({"rules": {"dragons": True}}, "Unknown setting: dragons."),
@@ -421,3 +430,18 @@ def test_the_game_cannot_end_before_it_starts(lobby):
     assert response.status_code == 409
     assert response.get_json()["error"]["message"] == "The game has not started yet."
     assert lobby.state()["status"] == "lobby"
+
+
+def test_a_game_body_with_an_unknown_field_is_refused(client):
+    response = client.post("/api/games", json={"edition": "us", "junk": [1]})
+    assert response.status_code == 400
+    assert response.get_json()["error"] == {"code": "unknown_field", "message": "A new game has no field junk."}
+
+
+def test_an_undo_with_a_field_is_refused_and_undoes_nothing(game):
+    game.ok(1, type="pay", to=2, amount=10)
+    before = game.state()
+    response = game.act("banker", type="undo", amount=[1.5])
+    assert response.status_code == 400
+    assert response.get_json()["error"] == {"code": "unknown_field", "message": "undo has no field amount."}
+    assert game.state() == before

@@ -5,10 +5,11 @@ from html import unescape
 
 import pytest
 
+from banker import store
 from banker.models import Game, db
 from banker.rules.state import Settings
 
-from .games import Browser, bearer, page_forms
+from .games import Browser, page_forms
 
 OFFICIAL = vars(Settings())
 CHECKBOXES = [key for key, value in OFFICIAL.items() if isinstance(value, bool)]
@@ -38,10 +39,9 @@ def create(client, check=(), uncheck=(), **typed):
     response = client.post(form.action, data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
     code = response.headers["Location"].rsplit("/", 1)[1]
-    with client.session_transaction() as session:
-        token = session["banker"][code]
-    state = client.get(f"/api/games/{code}", headers=bearer(token)).get_json()
-    return code, state["rules"], Browser(client, code, f"/t/{code}")
+    with client.application.app_context():
+        rules = vars(store.load_state(store.find_game(code)).settings)
+    return code, rules, Browser(client, code, f"/t/{code}")
 
 
 def test_the_form_offers_every_setting_with_the_official_defaults(client):
@@ -101,6 +101,15 @@ def test_each_checkbox_is_read_ticked_and_unticked(client, key):
     pytest.param({"go_salary": "lots"}, "go_salary must be a whole number from 0 to 100000.", id="salary-text"),
     pytest.param({"time_limit_minutes": "1.5"}, "time_limit_minutes must be a whole number from 0 to 100000.",
                  id="time-fraction"),
+    pytest.param({"start_cash": "--5"}, "start_cash must be a whole number from 0 to 100000.", id="cash-two-minuses"),
+    pytest.param({"start_cash": "\u00b2"}, "start_cash must be a whole number from 0 to 100000.", id="cash-superscript"),
+    pytest.param({"start_cash": "\u0661\u0665\u0660\u0660"}, "start_cash must be a whole number from 0 to 100000.",
+                 id="cash-arabic-digits"),
+    pytest.param({"go_salary": "9" * 5000}, "go_salary must be a whole number from 0 to 100000.", id="salary-5000-digits"),
+    pytest.param({"time_limit_minutes": "100001"}, "time_limit_minutes must be a whole number from 0 to 100000.",
+                 id="time-too-long"),
+    pytest.param({"luxury_tax": "\u00b2"}, "luxury_tax must be one of: 100, 75.", id="luxury-superscript"),
+    pytest.param({"luxury_tax": "9" * 5000}, "luxury_tax must be one of: 100, 75.", id="luxury-5000-digits"),
     pytest.param({"luxury_tax": "50"}, "luxury_tax must be one of: 100, 75.", id="luxury-50"),
     pytest.param({"income_tax": "never"}, "income_tax must be one of: flat, choice.", id="income-tax-never"),
     pytest.param({"community_chest": "1935"}, "community_chest must be one of: 2021, 2008.", id="chest-1935"),

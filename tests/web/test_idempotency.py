@@ -1,6 +1,10 @@
 """A repeated nonce returns the first result and applies nothing: a double tap pays once."""
 
+from html import unescape
+
 import pytest
+
+from .games import AUCTION, page_form, play
 
 
 def payments(game) -> list[dict]:
@@ -73,18 +77,30 @@ def test_a_double_tapped_undo_undoes_once(game, host):
     assert [e["undone"] for e in payments(game)] == [False, True]
 
 
-def test_a_nonce_another_seat_used_is_refused_not_swallowed(game):
-    """Two API clients that both number their nonces from 1: the second one's action is not lost in silence."""
+def test_a_nonce_another_seat_used_is_theirs_alone(game):
+    """Two API clients that both number their nonces from 1: each one's actions apply."""
     game.ok(1, type="pay", to=2, amount=5, nonce="1")
     response = game.act(2, type="pay", to=1, amount=500, nonce="1")
-    assert response.status_code == 409
-    assert response.get_json()["error"]["code"] == "nonce_taken"
-    assert game.cash() == {1: 1495, 2: 1505}
+    assert response.status_code == 200 and response.get_json()["repeated"] is False
+    assert game.cash() == {1: 1995, 2: 1005}
+    assert game.act(2, type="pay", to=1, amount=500, nonce="1").get_json()["repeated"] is True
 
 
-def test_a_join_with_a_nonce_a_seat_already_used_is_refused(client, lobby):
+def test_a_join_with_a_nonce_a_seat_already_used_takes_a_seat(client, lobby):
     lobby.ok(1, type="opening_roll", dice=[1, 2], nonce="n1")
     response = client.post(f"/api/games/{lobby.code}/players", json={"name": "Eve", "token": "cat", "nonce": "n1"})
-    assert response.status_code == 409
-    assert response.get_json()["error"]["code"] == "nonce_taken"
-    assert len(lobby.state()["players"]) == 2
+    assert response.status_code == 201
+    assert len(lobby.state()["players"]) == 3
+
+
+def test_a_player_sending_the_banker_screens_nonce_first_does_not_block_the_banker(game3, host, phone):
+    """Even if a player learnt the nonce of the banker's "Sold to" form and used it first, the sale goes through."""
+    play(game3, *AUCTION, (1, {"type": "bid", "amount": 10}))
+    banker = host(game3)
+    close = page_form(banker.page(), "close_auction")
+    passed = phone(game3, 3).post({"type": "pass"}, htmx=True, nonce=close.get("nonce"))
+    assert passed.status_code == 200
+    assert page_form(banker.page(), "close_auction").get("nonce") == close.get("nonce")  # the same sale
+    sold = banker.submit(close, htmx=True)
+    assert sold.status_code == 200 and "Ann wins Baltic Avenue for $10." in unescape(sold.get_data(as_text=True))
+    assert game3.state()["auction"] is None

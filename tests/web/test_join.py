@@ -1,14 +1,16 @@
 """Joining from the QR code's page and moving a seat to a new phone, with CSRF protection on."""
 
 import re
+import time
 from html import unescape
 
 import pytest
 from sqlalchemy import text
 
+from banker import store
 from banker.models import db
 
-from .games import CSRF, csrf_token, new_game
+from .games import CSRF, bearer, csrf_token, new_game, page_forms, rejoin_address, take_seat
 
 NONCE = re.compile(r'name="nonce" value="([^"]+)"')
 
@@ -91,11 +93,17 @@ def test_the_banker_rejoin_code_moves_a_seat_to_a_new_phone(app, game, host, pho
     html = response.get_data(as_text=True)
     url = re.search(r'<p class="url">(http://localhost/j/[^<]+)</p>', html).group(1)
     assert 'data-qr="rejoin"' in html and "<svg" in html
+    assert "works once, within 10 minutes" in unescape(html)
 
     new = app.test_client()
-    opened = new.get(url)
-    assert opened.status_code == 302
-    assert opened.headers["Location"] == f"/p/{game.code}"
+    opened = new.get(url)  # a link preview, or the phone before its owner taps
+    assert opened.status_code == 200
+    assert "Take Ann's seat" in unescape(opened.get_data(as_text=True))
+    assert old.client.get(f"/p/{game.code}").status_code == 200  # opening it changed nothing
+    assert new.get(f"/p/{game.code}").headers["Location"] == f"/j/{game.code}"
+
+    taken = take_seat(new, url)
+    assert taken.status_code == 303 and taken.headers["Location"] == f"/p/{game.code}"
     assert "Ann" in new.get(f"/p/{game.code}").get_data(as_text=True)
 
     stale = old.client.get(f"/p/{game.code}")
@@ -103,7 +111,7 @@ def test_the_banker_rejoin_code_moves_a_seat_to_a_new_phone(app, game, host, pho
     assert stale.headers["Location"] == f"/j/{game.code}"
     refused = old.post({"type": "roll", "dice": [3, 4]})
     assert refused.status_code == 303 and refused.headers["Location"] == f"/j/{game.code}"
-    assert game.act(1, type="roll", dice=[3, 4]).status_code == 401  # the old secret is gone everywhere
+    assert game.act(1, type="roll", dice=[3, 4]).status_code == 401  # the seat's API token is retired too
     assert game.state()["players"][0]["position"] == 0
 
     csrf = csrf_token(new, f"/p/{game.code}")
@@ -111,6 +119,50 @@ def test_the_banker_rejoin_code_moves_a_seat_to_a_new_phone(app, game, host, pho
                                                    "die1": "3", "die2": "4"})
     assert moved.status_code == 303
     assert game.state()["players"][0]["position"] == 7
+
+
+def test_a_rejoin_code_works_once(app, game, host):
+    url = rejoin_address(host(game), 2)
+    first, second = app.test_client(), app.test_client()
+    first_page = second.get(url)  # both phones opened it before either tapped
+    assert first_page.status_code == 200
+    assert take_seat(first, url).status_code == 303
+    [take] = page_forms(first_page.get_data(as_text=True))
+    again = second.post(take.action, data=take.data())
+    assert again.status_code == 404 and "no longer valid" in again.get_data(as_text=True)
+    assert second.get(url).status_code == 404
+    assert "Bob" in first.get(f"/p/{game.code}").get_data(as_text=True)
+    assert second.get(f"/p/{game.code}").status_code == 302
+
+
+def test_a_rejoin_code_expires_after_ten_minutes(app, game, host, monkeypatch):
+    url = rejoin_address(host(game), 1)
+    now = time.time()
+    monkeypatch.setattr(store.time, "time", lambda: now + store.CLAIM_SECONDS + 1)
+    phone = app.test_client()
+    opened = phone.get(url)
+    assert opened.status_code == 404 and "no longer valid" in opened.get_data(as_text=True)
+    monkeypatch.setattr(store.time, "time", lambda: now + store.CLAIM_SECONDS - 1)
+    assert take_seat(phone, url).status_code == 303
+
+
+def test_a_newer_rejoin_code_replaces_the_older_one(app, game, host):
+    banker = host(game)
+    older, newer = rejoin_address(banker, 1), rejoin_address(banker, 1)
+    assert older != newer
+    assert app.test_client().get(older).status_code == 404
+    assert take_seat(app.test_client(), newer).status_code == 303
+
+
+def test_a_rejoin_code_opens_nothing_but_its_seat(app, game, host):
+    """Not a bearer token: the API and the pages refuse it; it only claims its seat."""
+    url = rejoin_address(host(game), 1)
+    code = url.rsplit("/", 1)[1]
+    assert game.client.get(f"/api/games/{game.code}", headers=bearer(code)).status_code == 401
+    assert game.client.post(f"/api/games/{game.code}/actions", json={"type": "pay", "to": 2, "amount": 5},
+                            headers=bearer(code)).status_code == 401
+    assert game.client.post(f"/j/{game.code}/r/{code}").status_code == 400  # a tap needs the page's form
+    assert take_seat(app.test_client(), url).status_code == 303
 
 
 def test_a_stale_rejoin_address_is_refused_with_a_message(client, game):
@@ -157,9 +209,8 @@ def test_a_full_table_refuses_a_ninth_player(client):
     assert response.get_json()["error"]["code"] == "table_full"
 
 
-def test_the_seat_secret_is_kept_in_an_httponly_samesite_cookie(client, lobby):
-    response = join(client, lobby.code, "Cy", "dog")
-    cookie = response.headers["Set-Cookie"]
+def test_the_browser_key_is_kept_in_an_httponly_samesite_cookie(client, lobby):
+    cookie = client.get(f"/j/{lobby.code}").headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 

@@ -4,6 +4,7 @@ that changed, once the change is committed, and catches a page up from the versi
 import queue
 import random
 import threading
+import time
 
 import pytest
 from flask import render_template
@@ -19,7 +20,7 @@ from banker.web.context import PhoneScreen, TableScreen
 from banker.web.live import _masked, render_parts
 
 from .conftest import make_app
-from .games import SCENARIOS, bearer, new_game, read_events, ready
+from .games import SCENARIOS, bearer, new_game, read_events, ready, rejoin_address, take_seat
 from .test_undo import _next_move
 
 PARTS = {"t": ("turn", "players", "board", "history"), "p": ("turn", "wallet", "trades", "history")}
@@ -67,11 +68,13 @@ class Listener:
             response.close()
 
     def next_event(self):
-        """The next event with a name (comments skipped)."""
-        while True:
+        """The next event with a name (comments skipped), within 10 s."""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
             item = self.events.get(timeout=10)
             if not isinstance(item, str):
                 return item
+        raise AssertionError("no event within 10 s")
 
     def idle(self):
         """Wait for a keep-alive comment: the connection has shown its screen and waits for a change."""
@@ -181,8 +184,7 @@ def test_an_action_that_loses_every_race_is_busy_and_notifies_nobody(app, game, 
 
 def test_a_phone_whose_seat_moved_is_told_and_its_live_connection_ends(app, game, host, phone):
     old = phone(game, 1)
-    banker = host(game)
-    banker.client.post(f"/t/{game.code}/seats/1/rejoin", data={"csrf_token": banker.csrf})
+    take_seat(app.test_client(), rejoin_address(host(game), 1))
     [event] = old.live(seen=game.state()["version"])
     assert "This seat moved to another phone" in event.data
     assert '<main id="main" class="phone-main" hx-swap-oob="true">' in event.data
@@ -191,13 +193,14 @@ def test_a_phone_whose_seat_moved_is_told_and_its_live_connection_ends(app, game
 
 
 def test_an_open_phone_hears_at_once_that_its_seat_moved(app, game, host, phone):
-    """No other change needed: making the rejoin code tells the old phone's open page."""
+    """No other change needed: the new phone taking the seat tells the old phone's open page (and
+    showing the rejoin code does not: until it is used, the old phone plays on)."""
     old = phone(game, 1)
     listener = Listener(old, game.state()["version"])
     try:
         listener.idle()
-        banker = host(game)
-        banker.client.post(f"/t/{game.code}/seats/1/rejoin", data={"csrf_token": banker.csrf})
+        address = rejoin_address(host(game), 1)
+        take_seat(app.test_client(), address)
         event = listener.next_event()
         assert "This seat moved to another phone" in event.data and event.id == str(game.state()["version"])
     finally:

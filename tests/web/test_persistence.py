@@ -4,8 +4,9 @@ import re
 
 from .conftest import close, make_app
 from .games import Game
+from .test_join import join
 
-RANDOM_FIELDS = re.compile(r'(name="(?:csrf_token|nonce)" value=)"[^"]*"|("X-CSRFToken": )"[^"]*"')
+RANDOM_FIELDS = re.compile(r'(name="(?:csrf_token|nonce)" value=)"[^"]*"|("X-CSRFToken": )"[^"]*"|( nonce=)"[^"]*"')
 
 
 def played(game: Game) -> None:
@@ -18,8 +19,8 @@ def played(game: Game) -> None:
 
 
 def same_page(html: str) -> str:
-    """The page without the per-render secrets (CSRF token, form nonces)."""
-    return RANDOM_FIELDS.sub(r"\1\2", html)
+    """The page without the per-render secrets (CSRF token, form nonces, the scripts' CSP nonce)."""
+    return RANDOM_FIELDS.sub(r"\1\2\3", html)
 
 
 def test_a_new_app_on_the_same_database_shows_the_same_game(app, database, game, host, phone):
@@ -56,12 +57,9 @@ def test_a_restarted_app_keeps_its_generated_secret_key_so_phones_stay_seated(da
     first = make_app(database, SECRET_KEY=None)
     try:
         client = first.test_client()
-        response = client.post("/api/games", json={})
-        code = response.get_json()["code"]
-        game = Game(client, code, response.get_json()["banker_token"])
-        game.join("Ann", "hat")
+        code = client.post("/api/games", json={}).get_json()["code"]
         phone = first.test_client()
-        assert phone.get(f"/j/{code}/r/{game.seats[1]}").status_code == 302
+        assert join(phone, code, "Ann", "hat").status_code == 303
         cookie = phone.get_cookie("session").value
     finally:
         close(first)

@@ -1,0 +1,38 @@
+"""Issue 9: a seat moves to a new phone by a rejoin code that opening does not use up; the new
+phone takes the seat with a tap, the old phone is told at once, and the code then opens nothing."""
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import LIVE, PHONE, check_accessible, check_phone_layout, start_game
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_seat_moves_to_a_new_phone_with_a_tap_and_the_code_works_once(contexts, artifacts):
+    host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
+
+    host.locator("#seat-phones summary").click()
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.get_by_role("button", name="Rejoin code for Ann").click()
+    expect(host.get_by_role("heading", name="New phone for Ann")).to_be_visible()
+    address = host.locator("p.url").inner_text()
+
+    # A link preview, or the new phone before its owner taps: nothing moves yet.
+    new = contexts.page("new phone", **PHONE)
+    new.goto(address)
+    expect(new.get_by_role("heading", name="Take Ann's seat")).to_be_visible()
+    check_accessible(new, "take a seat")
+    check_phone_layout(new, "take a seat")
+    new.screenshot(path=artifacts / "rejoin-take-seat.png")
+    expect(ann.locator("#turn h2")).to_have_text("Your turn")
+
+    new.get_by_role("button", name="Take this seat").tap()
+    expect(new.get_by_role("heading", level=1)).to_contain_text("Ann")
+    expect(new.locator("#turn h2")).to_have_text("Your turn", timeout=LIVE)
+    expect(ann.get_by_text("This seat moved to another phone")).to_be_visible(timeout=LIVE)
+
+    # Used up: another phone opening the same address is told to ask for a new code.
+    late = contexts.page("late phone", **PHONE)
+    late.goto(address)
+    expect(late.get_by_text("This rejoin code is no longer valid")).to_be_visible()
