@@ -7,7 +7,7 @@ import socket
 from waitress import serve
 
 from . import create_app, qr
-from .lan import lan_address
+from .lan import local_only, server_url
 from .web import HTMX_CDN_HOST
 
 
@@ -45,12 +45,16 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     app = create_app()
-    url = f"http://{lan_address()}:{args.port}/"
+    url = server_url(args.host, args.port)
+    # The join QR codes show this address too when the host browses on localhost (web/context.py).
     app.config["PUBLIC_URL"] = url
     app.config["HTMX_CDN"] = not args.offline and cdn_reachable()
     print(qr.terminal(url))
     print(f"Tabletop Banker is running. Open {url} on this laptop to create a game;")
-    print("phones on the same Wi-Fi join by scanning the code the game shows.")
+    if local_only(args.host):
+        print(f"only this computer can open it: for phones, start it with --host 0.0.0.0 (not {args.host}).")
+    else:
+        print("phones on the same Wi-Fi join by scanning the code the game shows.")
     print(f"Database: {app.config['SQLALCHEMY_DATABASE_URI']}  (Ctrl+C to stop)", flush=True)
     # Ctrl+C first ends the open live connections, so that waitress's threads stop at once.
     signal.signal(signal.SIGINT, lambda *_: _stop(app))

@@ -1,28 +1,55 @@
-"""The laptop's address on the local network, so phones can reach it."""
+"""Where phones reach this laptop: its address on the local network, and the URL to show for the
+address the server listens on."""
 
 import ipaddress
 import socket
 
+# Listening on one of these means every interface of that family; waitress makes "::" IPv6 only.
+EVERY_INTERFACE = {"0.0.0.0": socket.AF_INET, "::": socket.AF_INET6}
+# Only a route is picked towards these documentation addresses (RFC 5737, RFC 3849); no packet leaves.
+_PROBE = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
+_LOOPBACK = {socket.AF_INET: "127.0.0.1", socket.AF_INET6: "::1"}
 
-def lan_address() -> str:
-    """The first private IPv4 address of this machine, else 127.0.0.1.
+
+def lan_address(family: socket.AddressFamily = socket.AF_INET) -> str:
+    """The first address of this machine that other devices on the network can reach (private for
+    IPv4; neither loopback nor link-local), else the loopback address.
 
     Looked up from the host name and the interface the system would route through; nothing is
     sent on the network.
     """
     candidates: list[str] = []
     try:
-        candidates += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+        candidates += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, family)]
     except OSError:
         pass
     try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # a UDP "connect" only picks a route; no packet leaves
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((_PROBE[family], 9))  # a UDP "connect" only picks a route
             candidates.append(probe.getsockname()[0])
     except OSError:
         pass
     for address in candidates:
         ip = ipaddress.ip_address(address)
-        if ip.is_private and not ip.is_loopback and not ip.is_link_local:
+        reachable = not (ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_unspecified)
+        if reachable and (ip.version == 6 or ip.is_private):
             return address
-    return "127.0.0.1"
+    return _LOOPBACK[family]
+
+
+def server_url(host: str, port: int) -> str:
+    """The URL that opens a server listening on `host`: this machine's LAN address when it listens
+    on every interface, else the address (or name) it listens on, the only one that answers."""
+    address = lan_address(EVERY_INTERFACE[host]) if host in EVERY_INTERFACE else host
+    if ":" in address:  # an IPv6 literal goes in brackets
+        address = f"[{address}]"
+    return f"http://{address}:{port}/"
+
+
+def local_only(host: str) -> bool:
+    """Whether a server listening on `host` answers this machine only (a loopback address or name)."""
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except OSError:
+        return False
+    return all(ipaddress.ip_address(address).is_loopback for address in addresses)

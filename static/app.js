@@ -21,6 +21,22 @@ document.addEventListener("click", (event) => {
   if (message) message.remove();
 });
 
+// On a phone, a tap's confirmation goes once the turn panel's latest line, in view, says the same
+// (the live update brings it there, before or after the answer): read twice, it said nothing new.
+// When the line is out of view, or the live connection is down, the confirmation stays.
+function dropRepeatedMessage() {
+  const latest = document.querySelector("body.phone #turn .latest");
+  if (!latest) return;
+  const box = latest.getBoundingClientRect();
+  if (box.bottom <= 0 || box.top >= window.innerHeight) return;
+  const said = latest.textContent.trim();
+  document.querySelectorAll("#message .message.ok").forEach((message) => {
+    if (said.includes(message.textContent.trim())) message.remove();
+  });
+}
+document.addEventListener("htmx:afterSwap", dropRepeatedMessage);
+document.addEventListener("htmx:sseMessage", dropRepeatedMessage);
+
 // The banker's auction countdown. It is keyed by auction and high bid, so it restarts on each new
 // bid but not when the panel refreshes for anything else; at zero it closes the auction if the
 // box is ticked (the form carries the high bid it saw, so a last-second bid is never lost).
@@ -66,21 +82,33 @@ setInterval(() => {
 }, 1000);
 
 // Forms that need a second thought ask first; stopping the event here (capture phase) keeps
-// it from htmx and from the browser alike. A payment above the player's cash is allowed (it
-// becomes a debt), but a typo should not ruin the evening.
+// it from htmx and from the browser alike. A payment above the payer's cash is allowed (it
+// becomes a debt), but a typo should not ruin the evening: the form, or the button pressed (the
+// host's Charge, not its Pay), holds the question in data-over-cash, asked when the amount typed is
+// above the payer's data-cash.
 document.addEventListener("submit", (event) => {
   const form = event.target;
   let question = form.dataset.confirm;
+  const overCash = event.submitter?.dataset.overCash ?? form.dataset.overCash;
   const amount = form.querySelector("input[name=amount]");
-  const cash = document.querySelector("#wallet [data-cash]");
-  if (!question && form.dataset.overCash && amount && cash && Number(amount.value) > Number(cash.dataset.cash)) {
-    question = form.dataset.overCash.replace("{cash}", cash.textContent.trim());
+  const cash = payer(form);
+  if (!question && overCash && amount && cash && Number(amount.value) > Number(cash.dataset.cash)) {
+    question = overCash.replaceAll("{name}", cash.dataset.name ?? "")
+      .replaceAll("{cash}", cash.dataset.money ?? cash.textContent.trim());
   }
   if (question && !confirm(question)) {
     event.preventDefault();
     event.stopPropagation();
   }
 }, true);
+
+// Who pays: the seat chosen in the form (the host's bank charge), the seat the form acts for (the
+// host paying for a player without a phone), or this phone's own wallet.
+function payer(form) {
+  const chosen = form.querySelector("select[name=player]")?.selectedOptions[0];
+  if (chosen?.dataset.cash) return chosen;
+  return form.dataset.cash ? form : document.querySelector("#wallet [data-cash]");
+}
 
 // The live connection (templates/_live.html). The version the page shows moves on with each update
 // (the event's id). A hidden page closes its connection, so that background tabs (seats the banker
@@ -153,4 +181,20 @@ document.addEventListener("htmx:sendError", () => {
   line.setAttribute("role", "alert");
   line.textContent = box.dataset.unreachable;
   box.replaceChildren(line);
+});
+
+// The new-game form: picking a preset fills every rule field in with its values, so what the
+// form shows is what the game gets (without JavaScript the server applies the preset to the
+// fields left as shown).
+document.addEventListener("change", (event) => {
+  const form = event.target.closest("form.new-game");
+  if (!form || event.target.name !== "preset") return;
+  const values = JSON.parse(form.dataset.presets)[event.target.value];
+  for (const [key, value] of Object.entries(values)) {
+    const field = form.elements[key];
+    if (!field || key === "preset") continue;
+    if (field.type === "checkbox") field.checked = value;
+    else field.value = key === "time_limit_minutes" && !value ? "" : String(value);
+  }
+  form.elements.shown_preset.value = event.target.value;
 });

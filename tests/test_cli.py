@@ -1,4 +1,5 @@
-"""The README's first command: `banker` serves the app on the LAN with a fresh instance folder."""
+"""The README's first command: `banker` serves the app on the LAN with a fresh instance folder, and
+prints (and QR-encodes) the URL that opens it."""
 
 import json
 import os
@@ -11,8 +12,10 @@ import time
 import urllib.request
 
 import pytest
+from PIL import Image
+from pyzbar.pyzbar import decode
 
-from banker.lan import lan_address
+from banker.lan import lan_address, local_only, server_url
 
 
 def free_port() -> int:
@@ -53,11 +56,50 @@ def get(url: str, tries: int = 50) -> str:
     raise AssertionError(f"{url} did not answer")
 
 
-def test_banker_serves_the_front_page_and_prints_the_lan_url_with_a_qr_code(served):
+def read_terminal_qr(banner: str) -> str:
+    """Decode the QR code the banner draws with block characters (qrcode's print_ascii, inverted
+    for a dark terminal: a printed block is a light module) with a real QR reader."""
+    lines = [line for line in banner.splitlines() if line and set(line) <= set("█▀▄\xa0")]
+    light_top, light_bottom = {"█", "▀"}, {"█", "▄"}
+    image = Image.new("L", (len(lines[0]) + 8, 2 * len(lines) + 8), 255)
+    for y, line in enumerate(lines):
+        for x, block in enumerate(line):
+            image.putpixel((x + 4, 2 * y + 4), 255 if block in light_top else 0)
+            image.putpixel((x + 4, 2 * y + 5), 255 if block in light_bottom else 0)
+    found = decode(image.resize((image.width * 8, image.height * 8), Image.NEAREST))
+    assert len(found) == 1
+    return found[0].data.decode()
+
+
+def test_banker_on_one_address_prints_and_qr_encodes_that_address_and_games_invite_to_it(served):
+    """`--host 127.0.0.1` listens there only: the LAN address would refuse the connection."""
     port, _, banner, _ = served
-    assert f"http://{lan_address()}:{port}/" in banner
-    assert "▀" in banner or "█" in banner  # the QR code drawn in the terminal
-    assert "Create game" in get(f"http://127.0.0.1:{port}/")
+    url = f"http://127.0.0.1:{port}/"
+    assert f"Open {url} on this laptop" in banner
+    assert read_terminal_qr(banner) == url
+    assert "only this computer can open it" in banner
+    assert "Create game" in get(url)
+    request = urllib.request.Request(f"{url}api/games", b"{}", {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        join_url = json.loads(response.read())["join_url"]
+    assert join_url.startswith(url) and "Join game" in get(join_url)
+
+
+@pytest.mark.parametrize(("host", "url"), [
+    ("0.0.0.0", lambda port: f"http://{lan_address()}:{port}/"),
+    ("::", lambda port: f"http://[{lan_address(socket.AF_INET6)}]:{port}/"),
+    ("127.0.0.1", lambda port: f"http://127.0.0.1:{port}/"),
+    ("192.168.1.20", lambda port: f"http://192.168.1.20:{port}/"),
+    ("::1", lambda port: f"http://[::1]:{port}/"),
+    ("localhost", lambda port: f"http://localhost:{port}/"),
+])
+def test_the_url_shown_is_the_lan_address_only_when_listening_on_every_interface(host, url):
+    assert server_url(host, 8080) == url(8080)
+
+
+def test_only_loopback_addresses_are_local_only():
+    assert local_only("127.0.0.1") and local_only("::1") and local_only("localhost")
+    assert not local_only("0.0.0.0") and not local_only(lan_address())
 
 
 def test_first_run_creates_the_instance_folder_with_a_wal_database_and_a_secret_key(served):

@@ -13,6 +13,7 @@ from .inputs import (
     building,
     bundle,
     card_id,
+    claim_choice,
     deck_name,
     dice,
     levels,
@@ -265,6 +266,12 @@ class IncomeTax(Action):
 @dataclass(frozen=True, kw_only=True)
 class Bankrupt(Action):
     pass
+
+
+@action("claim_deeds")
+@dataclass(frozen=True, kw_only=True)
+class ClaimDeeds(Action):
+    choice: str = arg(claim_choice)
 
 
 @action("receive_deeds")

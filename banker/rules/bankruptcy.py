@@ -4,7 +4,8 @@ or to the bank, and the end of the game when one player is left."""
 from .auctions import leave, open_deed_auction
 from .buildings import HOTEL, level, set_level
 from .errors import N_, RuleError
-from .money import charge, transfer
+from .jail import fine as fine_amount
+from .money import charge, require_cash, transfer
 from .mortgages import lift_cost, transfer_fee
 from .networth import standings
 from .state import BANK, GameState
@@ -39,17 +40,20 @@ def declare(state: GameState, player_id: int, effects: list) -> None:
         raise RuleError("solvent", N_("{player} can still raise {amount} by selling buildings and mortgaging: enough to pay."),
                         player=player_id, amount=can_raise)
     require_no_decision(state, but=player_id)  # what the bankruptcy brings must not replace it
+    claimant = fine_claimant(state, player_id, debts[0])
     creditor = debts[0].creditor
     to_player = isinstance(creditor, int)
-    state.debts = [d for d in state.debts if player_id not in (d.debtor, d.creditor)]
-    effects.append({"kind": "bankrupt", "player": player_id, "creditor": creditor if to_player else BANK})
+    heir = creditor if to_player else BANK
+    state.debts = [d for d in state.debts if d.debtor != player_id]
+    effects.append({"kind": "bankrupt", "player": player_id, "creditor": heir})
+    _pass_debts_owed(state, player_id, heir, effects)
     _sell_buildings(state, player_id, effects)
     if player.cash:
         transfer(state, player_id, creditor if to_player else BANK, player.cash, effects, "bankruptcy")
     deeds = sorted(sq for sq, d in state.deeds.items() if d.owner == player_id)
     for square in deeds:
         state.deeds[square].owner = creditor if to_player else None
-        if not to_player:
+        if not to_player and claimant is None:  # (a claimant takes them as they are)
             state.deeds[square].mortgaged = False
     if to_player:
         state.player(creditor).jail_cards.extend(player.jail_cards)
@@ -63,6 +67,10 @@ def declare(state: GameState, player_id: int, effects: list) -> None:
         _pass_turn(state, player_id, effects)
     if _last_player_wins(state, effects):
         return
+    if claimant is not None and deeds:
+        state.pending = {"kind": "claim", "player": claimant, "from": player_id, "squares": deeds}
+        effects.append({"kind": "claim_offered", "player": claimant, "from": player_id})
+        return
     mortgaged = [sq for sq in deeds if state.deeds[sq].mortgaged]
     if to_player and mortgaged and state.settings.mortgage_transfer_fee:
         state.pending = {"kind": "inherit", "player": creditor, "squares": mortgaged}
@@ -70,6 +78,63 @@ def declare(state: GameState, player_id: int, effects: list) -> None:
         state.auction_queue.extend(deeds)
         if not state.auction:
             open_deed_auction(state, state.auction_queue.pop(0), effects)
+
+
+def fine_claimant(state: GameState, player_id: int, debt) -> int | None:
+    """Under `jail_fee_bankruptcy_claim` (JMA), a player bankrupt over the jail fine is bankrupt to
+    the bank, but the owner of the square their roll out of jail would have reached may pay the
+    bank the fine and take their deeds instead of the auction: that owner, if any."""
+    pending = state.pending
+    if not (state.settings.jail_fee_bankruptcy_claim and debt.reason == "jail_fine" and pending
+            and pending["kind"] == "jail_move" and pending["player"] == player_id):
+        return None
+    square = (state.board.jail + sum(pending["dice"])) % 40
+    deed = state.deeds.get(square)
+    owner = deed.owner if deed else None
+    return owner if owner not in (None, player_id) and not state.player(owner).bankrupt else None
+
+
+def claim_deeds(state: GameState, player_id: int, choice: str, effects: list) -> None:
+    """The owner offered a jail-fine bankrupt's deeds (JMA) takes them for the fine, as they are
+    (a mortgaged deed then as from any bankruptcy: lift it or pay the fee), or lets the bank
+    auction them (unmortgaged), as after any bankruptcy to the bank."""
+    pending = state.pending
+    if not pending or pending["kind"] != "claim" or pending["player"] != player_id:
+        raise RuleError("no_claim", N_("{player} has no deeds to claim."), player=player_id)
+    squares = pending["squares"]
+    if choice == "take":
+        require_cash(state, player_id, fine_amount(state), N_("The fine is {amount}; {player} has only {cash}."),
+                     amount=fine_amount(state))
+        state.pending = None
+        transfer(state, player_id, BANK, fine_amount(state), effects, "claim")
+        for square in squares:
+            state.deeds[square].owner = player_id
+        effects.append({"kind": "deeds_claimed", "player": player_id, "from": pending["from"], "squares": squares})
+        mortgaged = [sq for sq in squares if state.deeds[sq].mortgaged]
+        if mortgaged and state.settings.mortgage_transfer_fee:
+            state.pending = {"kind": "inherit", "player": player_id, "squares": mortgaged}
+        return
+    state.pending = None
+    effects.append({"kind": "claim_declined", "player": player_id, "from": pending["from"]})
+    for square in squares:
+        state.deeds[square].mortgaged = False
+    if state.settings.auctions:
+        state.auction_queue.extend(squares)
+        if not state.auction:
+            open_deed_auction(state, state.auction_queue.pop(0), effects)
+
+
+def _pass_debts_owed(state: GameState, player_id: int, heir, effects: list) -> None:
+    """What others still owe the bankrupt player goes, like everything else, to their creditor (a
+    player or the bank): nothing is made or lost. A debt the heir owes themself is settled."""
+    for debt in [d for d in state.debts if d.creditor == player_id]:
+        if debt.debtor == heir:
+            state.debts.remove(debt)
+            effects.append({"kind": "debt_cancelled", "id": debt.id, "debtor": debt.debtor, "amount": debt.amount})
+        else:
+            debt.creditor = heir
+            effects.append({"kind": "debt_passed", "id": debt.id, "debtor": debt.debtor, "from": player_id,
+                            "to": heir, "amount": debt.amount})
 
 
 def _sell_buildings(state: GameState, player_id: int, effects: list) -> None:

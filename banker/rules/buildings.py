@@ -139,6 +139,9 @@ def check_sell(state: GameState, player_id: int, square: int) -> int:
         ahead = next(d for d in lots if level(d) == highest)
         raise RuleError("uneven", N_("Sell evenly: sell from {other_square} before {square}."),
                         other_square=ahead.square, square=square)
+    if now == HOTEL and _no_breakdown(state, player_id):
+        raise RuleError("hotel_breakdown", N_("Outside a debt a hotel is not broken into houses (tournament rules): set {square}'s group's buildings in one step, which sells the hotel with its four houses and buys back the houses the lot keeps."),
+                        square=square)
     if now == HOTEL and state.bank_houses < 4:
         raise RuleError("no_houses_for_hotel", N_("Breaking the hotel on {square} needs 4 houses from the bank, which has {count}; sell the group's hotels outright instead."),
                         square=square, count=state.bank_houses)
@@ -177,8 +180,12 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
     if levels == old:
         raise RuleError("no_change", N_("Those are already the group's buildings."))
     cost = state.board[first].house_cost
-    bought = sum(max(0, levels[s] - old[s]) for s in squares)
-    sold = sum(max(0, old[s] - levels[s]) for s in squares)
+    bought = sold = 0
+    for s in squares:
+        if old[s] == HOTEL and 0 < levels[s] < HOTEL and _no_breakdown(state, player_id):
+            sold, bought = sold + HOTEL, bought + levels[s]  # the hotel goes with its four houses
+        else:
+            sold, bought = sold + max(0, old[s] - levels[s]), bought + max(0, levels[s] - old[s])
     if bought:
         _require_buildable_group(state, player_id, first)
         require_no_debt(state, player_id)
@@ -211,6 +218,13 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
         transfer(state, BANK, player_id, -price, effects, "building_sale", group=group)
     effects.append({"kind": "levels_set", "player": player_id, "square": first,
                     "levels": {str(s): levels[s] for s in squares}})
+
+
+def _no_breakdown(state: GameState, player_id: int) -> bool:
+    """Whether a hotel cannot be turned back into houses for half a house's cost: the JMA rule
+    (houses are rebuilt at the regular cost), which allows it only to raise cash for a debt. This
+    stops a player blocking the bank's houses cheaply."""
+    return state.settings.hotel_breakdown_only_in_debt and not state.debts_of(player_id)
 
 
 def _houses(value: int) -> int:

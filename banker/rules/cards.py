@@ -8,9 +8,10 @@ from functools import cache
 from .auctions import require_no_auction
 from .board import EDITIONS
 from .errors import N_, ActionError, RuleError
-from .money import charge, to_bank, transfer
+from .money import charge, owe, to_bank, transfer
+from .jail import move_out, third_miss
 from .moves import advance, land, send_to_jail
-from .state import BANK, GameState, Player
+from .state import BANK, Debt, GameState, Player
 
 DECKS = ("chance", "chest")
 
@@ -106,16 +107,18 @@ def _others(state: GameState, player: Player) -> list[Player]:
 
 
 def _pay_each(state: GameState, player: Player, amount: int, effects: list) -> None:
-    """Pay every other player. When the cash does not cover it all, the bank pays them and the
-    drawer owes the bank the total (DESIGN.md: an unpayable "pay each player" is a bank debt)."""
+    """Pay every other player. When the cash does not cover it all, the drawer owes the total as
+    one debt to the bank that pays the players once it is paid: if the drawer raises the cash,
+    each player gets their share as usual; if not, it is a bankruptcy to the bank and nobody is
+    paid (JMA rules, last section: 「他プレイヤーへの支払いは行わずに銀行破産として処理する」;
+    paying them from the bank first would create money)."""
     others = _others(state, player)
     if player.cash >= amount * len(others):
         for other in others:
             transfer(state, player.id, other.id, amount, effects, "card")
         return
-    for other in others:
-        transfer(state, BANK, other.id, amount, effects, "card_for", memo="", drawer=player.id)
-    charge(state, player.id, BANK, amount * len(others), effects, "card")
+    owe(state, Debt(id=state.next_id(), debtor=player.id, creditor=BANK, amount=amount * len(others),
+                    reason="card", payees=[o.id for o in others]), effects)
 
 
 def utility_roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list) -> None:
@@ -132,13 +135,16 @@ def utility_roll(state: GameState, player_id: int, dice: tuple[int, int], effect
 
 
 def use_jail_card(state: GameState, player_id: int, card_id: str | None, effects: list) -> None:
-    """Leave jail with a Get Out of Jail Free card, before rolling; the card goes back to its deck."""
+    """Leave jail with a Get Out of Jail Free card, before rolling; the card goes back to its deck.
+    After a third miss that waits (JMA), the card is used instead of the fine and the player moves
+    by that roll."""
     player = state.player(player_id)
+    dice = third_miss(state, player)
     if not player.in_jail:
         raise RuleError("not_in_jail", N_("{player} is not in jail."), player=player_id)
     if state.turn != player_id:
         raise RuleError("not_your_turn", N_("It is {player}'s turn."), player=state.turn)
-    if state.rolled:
+    if state.rolled and not dice:
         raise RuleError("already_rolled", N_("A card is used before rolling."))
     require_no_auction(state)
     if not player.jail_cards:
@@ -151,4 +157,7 @@ def use_jail_card(state: GameState, player_id: int, card_id: str | None, effects
     player.jail_rolls = 0
     effects.append({"kind": "left_jail", "player": player_id, "how": "card", "card": used,
                     "deck": deck_of(state, used)})
+    if dice:
+        state.pending = None
+        move_out(state, player, dice, effects)
 

@@ -2,11 +2,11 @@
 
 from dataclasses import dataclass
 
-from . import (auctions, bankruptcy, buildings, buying, cards, jail, lobby, money, mortgages, moves,
-               trades, turns)
+from . import (auctions, bankruptcy, buildings, buying, cards, deals, jail, lobby, money, mortgages,
+               moves, trades, turns)
 from .actions import Action, parse
 from .errors import N_, NotAllowed, RuleError
-from .money import charge, transfer
+from .money import charge, require_bid_covered, transfer
 from .state import BANK, POT, GameState, new_game
 
 BANKER_ONLY = {"start", "bank_pay", "bank_charge", "move", "close_auction", "auction_building",
@@ -67,6 +67,7 @@ def apply(state: GameState, action: Action, actor: Actor, copy: bool = True) -> 
     player = subject(new, action, actor)
     if player is not None and new.player(player).bankrupt:
         raise RuleError("bankrupt", N_("{player} is bankrupt and out of the game."), player=player)
+    deals.require_between_turns(new, player, action)
     effects: list[dict] = []
     HANDLERS[action.type](new, player, action, effects)
     return new, effects
@@ -87,7 +88,14 @@ def _pay(state: GameState, player: int, action, effects: list) -> None:
         raise RuleError("no_jackpot", N_("This game has no Free Parking jackpot."))
     if action.to not in (BANK, POT) and state.player(action.to).bankrupt:
         raise RuleError("bankrupt", N_("{player} is bankrupt and out of the game."), player=action.to)
+    require_bid_covered(state, player, action.amount)
     charge(state, player, action.to, action.amount, effects, "payment", memo=action.memo)
+
+
+def _pay_debt(state: GameState, player: int, debt: int | None, effects: list) -> None:
+    """Settle a debt; a jail fine owed before moving (JMA) then lets the player move."""
+    money.pay_debt(state, player, debt, effects)
+    jail.after_debt_paid(state, player, effects)
 
 
 HANDLERS = {
@@ -102,7 +110,7 @@ HANDLERS = {
     "pay": _pay,
     "bank_pay": lambda s, p, a, e: transfer(s, BANK, p, a.amount, e, "bank_payment", memo=a.memo),
     "bank_charge": lambda s, p, a, e: charge(s, p, BANK, a.amount, e, "bank_charge", memo=a.memo),
-    "pay_debt": lambda s, p, a, e: money.pay_debt(s, p, a.debt, e),
+    "pay_debt": lambda s, p, a, e: _pay_debt(s, p, a.debt, e),
     "move": lambda s, p, a, e: moves.correct_position(s, p, a.square, e),
     "build": lambda s, p, a, e: buildings.build(s, p, a.square, e),
     "sell_building": lambda s, p, a, e: buildings.sell(s, p, a.square, e),
@@ -124,6 +132,7 @@ HANDLERS = {
     "income_tax": lambda s, p, a, e: moves.pay_income_tax(s, p, a.choice, e),
     "bankrupt": lambda s, p, a, e: bankruptcy.declare(s, p, e),
     "receive_deeds": lambda s, p, a, e: bankruptcy.receive_deeds(s, p, a.lift or [], e),
+    "claim_deeds": lambda s, p, a, e: bankruptcy.claim_deeds(s, p, a.choice, e),
     "end_game": lambda s, p, a, e: bankruptcy.end_game(s, e),
     "seed_jackpot": lambda s, p, a, e: _seed(s, a.amount, e),
 }
@@ -171,7 +180,13 @@ def legal_actions(state: GameState, player_id: int) -> set[str]:
             and not (pending and pending["player"] != player_id)):
         found.add("bankrupt")
     if pending and pending.get("player") == player_id:
-        if pending["kind"] == "buy":
+        if pending["kind"] == "jail_exit":
+            found.add("pay_jail_fine")
+            if me.jail_cards:
+                found.add("use_jail_card")
+        elif pending["kind"] == "jail_move":
+            pass  # paying the fine owed (pay_debt) moves the player on
+        elif pending["kind"] == "buy":
             found.add("decline")
             if me.cash >= state.board[pending["square"]].price and not owed:
                 found.add("buy")
@@ -195,4 +210,4 @@ def legal_actions(state: GameState, player_id: int) -> set[str]:
 
 # The action that answers each kind of pending decision ("place" is answered by `build`).
 PENDING_ACTIONS = {"draw": "draw", "utility_roll": "utility_roll", "income_tax": "income_tax",
-                   "inherit": "receive_deeds", "place": "build"}
+                   "inherit": "receive_deeds", "place": "build", "claim": "claim_deeds"}

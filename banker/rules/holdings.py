@@ -1,12 +1,24 @@
 """A player's deeds as their phone shows them: grouped, with what each button would cost or why
 it is not possible now (queries only: nothing here changes the game)."""
 
+from .actions import parse
 from .buildings import HOTEL, check_build, check_sell, level
+from .deals import require_between_turns
 from .errors import attempt
 from .game import require_playing
 from .mortgages import check_mortgage, check_unmortgage, lift_cost
 from .rent import owns_group, rent_due
 from .state import GameState
+
+
+# The action each button sends.
+ACTIONS = {"build": "build", "sell": "sell_building", "mortgage": "mortgage", "unmortgage": "unmortgage"}
+
+
+def _check_deal(state: GameState, player_id: int, square: int, button: str, check):
+    """A button's check as apply makes it: first whether deals are open now (tournament rules)."""
+    require_between_turns(state, player_id, parse({"type": ACTIONS[button], "square": square}))
+    return check(state, player_id, square)
 
 
 def holdings(state: GameState, player_id: int) -> list[dict]:
@@ -33,7 +45,7 @@ def holdings(state: GameState, player_id: int) -> list[dict]:
         if square.type == "street":
             checks = {"build": check_build, "sell": check_sell, **checks}
         for button, check in checks.items():
-            lot[button] = (None, over) if over else attempt(check, state, player_id, square.index)
+            lot[button] = (None, over) if over else attempt(_check_deal, state, player_id, square.index, button, check)
         section["lots"].append(lot)
     for section in sections.values():
         section["built"] = any(lot["level"] for lot in section["lots"])

@@ -150,6 +150,12 @@ def card_id(value, name="card") -> str:
     return value
 
 
+def claim_choice(value, name="choice") -> str:
+    if value not in ("take", "auction"):
+        raise ActionError("bad_field", N_("choice must be take or auction."), field=name)
+    return value
+
+
 def tax_choice(value, name="choice") -> str:
     if value not in ("flat", "percent"):
         raise ActionError("bad_field", N_("choice must be flat or percent."), field=name)

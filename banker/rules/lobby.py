@@ -1,7 +1,7 @@
 """Before the first roll: joining, the opening rolls that order the seats, and the start."""
 
 from .actions import Join, OpeningRoll, Start
-from .errors import N_, RuleError
+from .errors import ActionError, N_, RuleError
 from .state import MAX_PLAYERS, GameState, Player
 
 
@@ -67,7 +67,7 @@ def start(state: GameState, action: Start, effects: list) -> None:
     ids = [p.id for p in state.players]
     if action.order is not None:
         if sorted(action.order) != sorted(ids):
-            raise RuleError("bad_order", N_("The order must name every player exactly once."))
+            raise ActionError("bad_order", N_("The order must name every player exactly once."))
         order = list(action.order)
     else:
         waiting = [p for p in state.players if needs_opening_roll(state, p)]

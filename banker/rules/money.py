@@ -37,11 +37,18 @@ def charge(state: GameState, payer: int, payee, amount: int, effects: list, reas
     if state.player(payer).cash >= amount:
         transfer(state, payer, payee, amount, effects, reason, square, memo, **detail)
         return
-    debt = Debt(id=state.next_id(), debtor=payer, creditor=payee, amount=amount,
-                reason=reason, square=square, memo=memo)
+    owe(state, Debt(id=state.next_id(), debtor=payer, creditor=payee, amount=amount,
+                    reason=reason, square=square, memo=memo), effects, **detail)
+
+
+def owe(state: GameState, debt: Debt, effects: list, **detail) -> None:
+    """Open a debt, and record it."""
     state.debts.append(debt)
-    effects.append({"kind": "debt", "id": debt.id, "debtor": payer, "creditor": payee,
-                    "amount": amount, "reason": reason, "square": square, **detail})
+    effect = {"kind": "debt", "id": debt.id, "debtor": debt.debtor, "creditor": debt.creditor,
+              "amount": debt.amount, "reason": debt.reason, "square": debt.square, **detail}
+    if debt.payees:
+        effect["payees"] = list(debt.payees)
+    effects.append(effect)
 
 
 def to_bank(state: GameState) -> str:
@@ -64,16 +71,34 @@ def pay_debt(state: GameState, debtor: int, debt_id: int | None, effects: list) 
             player=debtor, amount=debt.amount, cash=cash,
         )
     state.debts.remove(debt)
-    transfer(state, debtor, debt.creditor, debt.amount, effects, debt.reason, debt.square, debt.memo)
+    if debt.payees:
+        share = debt.amount // len(debt.payees)
+        for payee in debt.payees:  # a payee gone bankrupt meanwhile is out: the bank keeps that share
+            to = BANK if state.player(payee).bankrupt else payee
+            transfer(state, debtor, to, share, effects, debt.reason, debt.square, debt.memo)
+    else:
+        transfer(state, debtor, debt.creditor, debt.amount, effects, debt.reason, debt.square, debt.memo)
     effects.append({"kind": "debt_paid", "id": debt.id, "debtor": debtor})
 
 
 def require_cash(state: GameState, player_id: int, cost: int, message: str, **params) -> None:
     """Refuse a voluntary spend the player's cash does not cover (unlike `charge`, no debt is
-    opened): `message` names the cost; `player` and `cash` are filled in here."""
+    opened), or that would spend the cash behind their standing high bid: `message` names the
+    cost; `player` and `cash` are filled in here."""
     cash = state.player(player_id).cash
     if cash < cost:
         raise RuleError("short_of_cash", message, player=player_id, cash=cash, **params)
+    require_bid_covered(state, player_id, cost)
+
+
+def require_bid_covered(state: GameState, player_id: int, spend: int) -> None:
+    """Refuse a voluntary spend that would leave less cash than the player's standing high bid:
+    the bid is paid from that cash when the auction closes, and spending it first would turn the
+    purchase into a debt to the bank."""
+    auction = state.auction
+    if auction and auction.high_bidder == player_id and state.player(player_id).cash - spend < auction.high_bid:
+        raise RuleError("bid_held", N_("{player} holds the high bid of {amount}: that much cash must stay until the auction closes."),
+                        player=player_id, amount=auction.high_bid)
 
 
 def require_no_debt(state: GameState, player: int) -> None:

@@ -72,7 +72,9 @@ def land(state: GameState, player: Player, dice_total: int, effects: list,
 
 def pay_income_tax(state: GameState, player_id: int, choice: str, effects: list) -> None:
     """The pre-2008 Income Tax: 200, or 10% of total worth, chosen before the worth is counted.
-    Total worth counts every deed at its full printed price, mortgaged or not, and buildings at cost."""
+    Total worth counts cash, buildings at cost and every deed at its full printed price, mortgaged
+    or not (US rules); under `income_tax_worth` "half_mortgaged" (JMA) a mortgaged deed counts at
+    half its price. Get Out of Jail Free cards count nothing either way."""
     pending = state.pending
     if not pending or pending["kind"] != "income_tax" or pending["player"] != player_id:
         raise RuleError("no_tax_choice", N_("{player} has no Income Tax to choose now."), player=player_id)
@@ -81,8 +83,10 @@ def pay_income_tax(state: GameState, player_id: int, choice: str, effects: list)
     if choice == "flat":
         amount = square.amount
     else:
+        halved = state.settings.income_tax_worth == "half_mortgaged"
         worth = state.player(player_id).cash + sum(
-            state.board[d.square].price + state.board[d.square].house_cost * (5 if d.hotel else d.houses)
+            state.board[d.square].price // (2 if halved and d.mortgaged else 1)
+            + state.board[d.square].house_cost * (5 if d.hotel else d.houses)
             for d in state.deeds.values() if d.owner == player_id
         )
         amount = (worth + 5) // 10

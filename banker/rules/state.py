@@ -13,8 +13,10 @@ MAX_PLAYERS = len(TOKENS)
 
 @dataclass(kw_only=True)
 class Settings:
-    """The game's rules as chosen at creation (DESIGN.md section 6); defaults are the official game."""
+    """The game's rules as chosen at creation (DESIGN.md section 6); defaults are the official game.
+    A preset (PRESETS) sets several at once; the settings given beside it override it."""
 
+    preset: str = "official"
     start_cash: int = 1500
     go_salary: int = 200
     go_exact_bonus: bool = False
@@ -27,6 +29,12 @@ class Settings:
     income_tax: str = "flat"
     community_chest: str = "2021"
     time_limit_minutes: int = 0
+    # The Japan Monopoly Association's tournament rules (on in the "jma" preset):
+    deals_between_turns: bool = False           # trades, building, mortgaging only between turns
+    jail_card_on_third_miss: bool = False       # a jail card instead of the fine after the third miss
+    hotel_breakdown_only_in_debt: bool = False  # a hotel back to four houses only to raise cash
+    jail_fee_bankruptcy_claim: bool = False     # the fine before the move; its bankruptcy may be claimed
+    income_tax_worth: str = "printed"           # the 10% choice's worth: "half_mortgaged" (JMA)
 
     @classmethod
     def parse(cls, data: dict | None) -> "Settings":
@@ -34,6 +42,11 @@ class Settings:
         if data is not None and not isinstance(data, dict):
             raise ActionError("bad_settings", N_("rules must be an object of settings."))
         data = dict(data or {})
+        preset = data.get("preset", "official")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise ActionError("bad_setting", N_("{key} must be one of: {choices}."),
+                              key="preset", choices=", ".join(PRESETS))
+        data = {**PRESETS[preset], **data}
         defaults = vars(cls())
         for key, value in data.items():
             # vars, not hasattr: "parse" and "__dict__" are attributes too, but no settings.
@@ -53,7 +66,21 @@ class Settings:
 
 
 CHOICES = {"luxury_tax": (100, 75), "shortage_auction_floor": ("none", "cost"),
-           "income_tax": ("flat", "choice"), "community_chest": ("2021", "2008")}
+           "income_tax": ("flat", "choice"), "community_chest": ("2021", "2008"),
+           "income_tax_worth": ("printed", "half_mortgaged")}
+# What each preset changes from the defaults (the official rules).
+PRESETS = {
+    "official": {},
+    # Before 2008: Income Tax of 200 or 10% of worth, chosen first; Luxury Tax 75; the 2008 deck.
+    "classic": {"income_tax": "choice", "luxury_tax": 75, "community_chest": "2008"},
+    # The Japan Monopoly Association's competition rules (reference/rules_notes.md section 16):
+    # flat Income Tax, houses auctioned in a shortage never below their cost, and the rules
+    # above. Where they agree with the defaults, the defaults stay.
+    "jma": {"income_tax": "flat", "shortage_auction_floor": "cost", "deals_between_turns": True,
+            "jail_card_on_third_miss": True, "hotel_breakdown_only_in_debt": True,
+            "jail_fee_bankruptcy_claim": True, "income_tax_worth": "half_mortgaged"},
+}
+CHOICES["preset"] = tuple(PRESETS)
 
 
 def _whole(value, name: str, low: int, high: int) -> int:
@@ -103,6 +130,10 @@ class Debt:
     reason: str
     square: int | None = None
     memo: str = ""
+    # A "pay each player" card the drawer could not pay at once: the creditor is the bank (a
+    # bankruptcy over it is to the bank, and nobody is paid), but once paid the money goes to
+    # these players in equal shares.
+    payees: list[int] = field(default_factory=list)
 
 
 @dataclass(kw_only=True)

@@ -1,11 +1,13 @@
 """Trades between two players: cash, deeds and Get Out of Jail Free cards each way, offered by one
 and executed as one step on the other's accept. Everything is checked again at acceptance.
-A mortgaged deed received is lifted now (value + 10%) or keeps its mortgage for a 10% fee
-(no fee under the Japan Monopoly Association setting)."""
+A mortgaged deed received is lifted now (value + 10%) or keeps its mortgage for a 10% fee. With
+`mortgage_transfer_fee` off there is no fee: the French and Portuguese rulebooks' reading, where the
+deed stays mortgaged and is lifted later at +10%. (The JMA sources disagree among themselves; the JMA
+rules in our sources charge the fee, so the "jma" preset keeps it.)"""
 
 from .buildings import group_deeds, level
-from .errors import N_, RuleError
-from .money import transfer
+from .errors import ActionError, N_, RuleError
+from .money import require_bid_covered, transfer
 from .mortgages import lift_cost, transfer_fee
 from .state import BANK, GameState, Trade
 
@@ -63,6 +65,7 @@ def check(state: GameState, trade: Trade, receiver_lifts: list[int]) -> list[tup
                             player=pid, cash=cash, amount=owed)
         if gives["cash"] > cash:
             raise RuleError("short_of_cash", N_("{player} has only {cash} to give."), player=pid, cash=cash)
+        require_bid_covered(state, pid, owed - gets["cash"])
         if state.debts_of(pid) and (gives["cash"] or any(how == "lift" for payer, _, _, how in payments if payer == pid)):
             # As with building and repaying mortgages: cash owed is not spent elsewhere first.
             raise RuleError("in_debt", N_("{player} must first pay the {amount} still owed."),
@@ -87,7 +90,7 @@ def offer(state: GameState, player_id: int, to: int, give: dict, get: dict, lift
           effects: list) -> None:
     """Put an offer on the table; it waits for the other player's answer."""
     if not state.has_player(to):
-        raise RuleError("no_such_player", N_("There is no player {id} in this game."), id=to)
+        raise ActionError("no_such_player", N_("There is no player {id} in this game."), id=to)
     trade = Trade(id=state.next_id(), offerer=player_id, to=to, give=give, get=get, lift=lift)
     check(state, trade, [])
     state.trades.append(trade)

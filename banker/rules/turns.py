@@ -20,6 +20,9 @@ WAITING_FOR = {
     "utility_roll": N_("{player} must first roll the dice for the utility's rent."),
     "income_tax": N_("{player} must first choose how to pay the Income Tax."),
     "inherit": N_("{player} must first settle the mortgaged deeds received."),
+    "jail_exit": N_("{player} must first pay the jail fine or use a Get Out of Jail Free card."),
+    "jail_move": N_("{player} must first pay the jail fine, then moves."),
+    "claim": N_("{player} must first choose: take the bankrupt player's deeds for the fine, or let the bank auction them."),
 }
 
 

@@ -10,7 +10,7 @@ from flask_babel import Babel, get_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from . import api, headers, home, join, ledger, limits, live, player, table
+from . import api, assets, headers, home, join, ledger, limits, live, player, rulebook, table
 from ..rules.mortgages import lift_cost, transfer_fee
 from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings
 from .respond import from_htmx
@@ -53,6 +53,7 @@ SCRIPTS = (
 def init_app(app: Flask) -> None:
     csrf.init_app(app)
     headers.init_app(app)
+    assets.init_app(app)
     app.jinja_env.add_extension("jinja2.ext.do")
     babel.init_app(app, locale_selector=lambda: request.accept_languages.best_match(LANGUAGES) or "en")
     ledger.init_app(app)
@@ -61,7 +62,8 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     limits.init_app(app)
-    app.jinja_env.filters["money"] = lambda amount, currency="$": f"{currency}{amount:,}"
+    app.jinja_env.filters["money"] = rulebook.money
+    app.jinja_env.globals["rules_in_words"] = rulebook.rules_in_words
     app.jinja_env.globals.update(scripts=SCRIPTS,
                                  nonce=lambda: secrets.token_urlsafe(16), shared_nonce=shared_nonce,
                                  get_locale=get_locale,

@@ -1,67 +1,168 @@
-"""The end screen's chart: every player's net worth over the whole game, drawn on the server as
-SVG (no chart script, nothing from the internet)."""
+"""The end screen's chart: every player's net worth over the whole game, turn by turn, drawn on the
+server as SVG (no chart script, nothing from the internet) by templates/_worth_chart.html."""
+
+import math
+import threading
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
 
 from flask import current_app
-from markupsafe import Markup, escape
 
 from .. import store
 from ..models import Game
 from ..rules import Settings, apply, new_game, parse
+from ..rules.board import load_board
 from ..rules.networth import net_worth
+from .rulebook import money
 
-# The token colours of static/css/app.css, for lines that must match the dots on the screen.
-TOKEN_COLOURS = {"hat": "#222222", "car": "#d62828", "dog": "#8d5524", "iron": "#6c757d",
-                 "ship": "#1d4ed8", "wheelbarrow": "#2a9d8f", "thimble": "#9d4edd", "cat": "#f77f00"}
-# A 480-wide drawing with 20-unit text reads at about 13 px on a 320 px phone and scales up.
-WIDTH, HEIGHT, PAD, TEXT = 480, 300, 56, 20
-
-
-def worth_history(game: Game) -> dict[int, list[int]]:
-    """Net worth of each player after every action since the start, replayed from the log.
-
-    Cached per game version: the game is over when this is drawn, so it is computed once.
-    """
-    cache = current_app.extensions.setdefault("worth_history", {})
-    key = (current_app.config["SQLALCHEMY_DATABASE_URI"], game.id, game.version)
-    if key not in cache:
-        state = new_game(game.edition, Settings(**game.settings))
-        series: dict[int, list[int]] = {}
-        for actor, data in store.live_log(game.id):
-            state, _ = apply(state, parse(data), actor, copy=False)
-            if state.status != "lobby":
-                for p in state.players:
-                    series.setdefault(p.id, []).append(net_worth(state, p.id))
-        cache[key] = series
-    return cache[key]
+# A 480-wide drawing with 20-unit text reads at about 13 px on a 320 px phone and scales up. The
+# plot runs from PAD below the top to PAD above the bottom, with the turn axis's labels and title
+# under it; the left margin is as wide as the longest money label.
+WIDTH, HEIGHT, PAD, TEXT = 480, 320, 56, 20
+# The widest a label's character may be, as a share of the font size: a digit is 0.64 of it in
+# DejaVu Sans, the widest of the phones' and laptops' usual fonts (0.55 to 0.62 elsewhere).
+CHAR_WIDTH = 0.65
+GAP = 8
+KEPT = 16  # ended games whose history stays in memory
+# Lines differ by their dashes as well as their token's colour, so no one has to tell colours apart.
+DASHES = ("", "14 6", "3 6", "14 6 3 6")
 
 
-def worth_chart(game: Game, players: list) -> Markup:
-    """An SVG line per player: net worth (y) after each action (x), with a legend."""
-    series = worth_history(game)
-    steps = max((len(v) for v in series.values()), default=0)
-    top = max((max(v) for v in series.values() if v), default=0) or 1
-    plot_w, plot_h = WIDTH - 2 * PAD, HEIGHT - 2 * PAD
+@dataclass(frozen=True)
+class WorthHistory:
+    """Net worth of each player after every action since the start, and where each action falls in
+    turns: the start at 0, the k-th of a turn's n actions at turn - 1 + k/n (its last at the turn)."""
 
-    def point(i: int, value: int) -> str:
-        x = PAD + (plot_w * i / max(steps - 1, 1))
-        y = HEIGHT - PAD - plot_h * value / top
-        return f"{x:.1f},{y:.1f}"
+    turns: list[float]
+    worth: dict[int, list[int]]
 
-    parts = [f'<svg class="worth-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-             f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">',
-             f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
-             f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
-             f'<text x="{PAD - 6}" y="{PAD + 6}" text-anchor="end" font-size="{TEXT}">{top:,}</text>',
-             f'<text x="{PAD - 6}" y="{HEIGHT - PAD + 6}" text-anchor="end" font-size="{TEXT}">0</text>']
+
+@dataclass(frozen=True)
+class Tick:
+    at: int  # x or y in the drawing, to the unit
+    label: str
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's line: their token (its colour), its dashes, its points, and what it says."""
+
+    player: int
+    name: str
+    token: str
+    dash: str
+    points: str
+    start: int
+    peak: int
+    end: int
+
+
+@dataclass(frozen=True)
+class WorthChart:
+    """Everything templates/_worth_chart.html draws, in the drawing's units."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    text: int
+    gap: int
+    money_ticks: list[Tick]
+    turn_ticks: list[Tick]
+    lines: list[Line]
+
+
+def worth_history(game: Game) -> WorthHistory:
+    """Replayed from the log, once per game version: the game is over when this is drawn, and every
+    screen of it draws the same. The histories of the last KEPT games drawn stay in memory."""
+    cache, lock = current_app.extensions.setdefault("banker.worth_history", (OrderedDict(), threading.Lock()))
+    key = (game.id, game.version)
+    with lock:
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+    history = _replay(game)
+    with lock:
+        cache[key] = history
+        while len(cache) > KEPT:
+            cache.popitem(last=False)
+    return history
+
+
+def _replay(game: Game) -> WorthHistory:
+    """Every player's net worth after each action, and the turn each action falls in."""
+    state = new_game(game.edition, Settings(**game.settings))
+    worth: dict[int, list[int]] = {}
+    turn_of_step: list[int] = []
+    turns_done = 0
+    for actor, data in store.live_log(game.id):
+        playing, turn = state.status != "lobby", state.turn
+        state, _ = apply(state, parse(data), actor, copy=False)
+        if state.status == "lobby":
+            continue
+        turn_of_step.append(turns_done + 1 if playing else 0)
+        if playing and state.turn != turn:  # the turn passed (doubles keep it)
+            turns_done += 1
+        for p in state.players:
+            worth.setdefault(p.id, []).append(net_worth(state, p.id))
+    return WorthHistory(_in_turns(turn_of_step), worth)
+
+
+def _in_turns(turn_of_step: list[int]) -> list[float]:
+    """Each step's place on the turn axis: spread evenly over its turn, the turn's last at its end."""
+    steps, seen = Counter(turn_of_step), Counter()
+    places = []
+    for turn in turn_of_step:
+        seen[turn] += 1
+        places.append(0.0 if turn == 0 else turn - 1 + seen[turn] / steps[turn])
+    return places
+
+
+def nice_step(top: float, parts: int) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50, ... that cuts 0..top into at most `parts` steps."""
+    power = 1
+    while True:
+        for step in (power, 2 * power, 5 * power):
+            if top <= step * parts:
+                return step
+        power *= 10
+
+
+def label_width(label: str) -> float:
+    """The most a tick label can take across, in the drawing's units."""
+    return len(label) * CHAR_WIDTH * TEXT
+
+
+def worth_chart(game: Game, players: list) -> WorthChart:
+    """The chart's axes (money up the side, turns along the bottom) and one line per player."""
+    history = worth_history(game)
+    currency = load_board(game.edition).currency
+    highest = max((max(v) for v in history.worth.values() if v), default=0)
+    money_step = nice_step(max(highest, 1), 5)
+    money_top = math.ceil(max(highest, 1) / money_step) * money_step
+    turns = max(math.ceil(history.turns[-1]) if history.turns else 0, 1)
+    turn_step = nice_step(turns, 6)
+    money_labels = [(value, money(value, currency)) for value in range(0, money_top + 1, money_step)]
+    turn_labels = [(turn, str(turn)) for turn in range(0, turns + 1, turn_step)]
+    left = math.ceil(2 * GAP + max(label_width(label) for _, label in money_labels))
+    right = math.floor(WIDTH - GAP - label_width(str(turns)) / 2)
+    top, bottom = PAD, HEIGHT - PAD
+
+    def x(turn: float) -> float:
+        return left + (right - left) * turn / turns
+
+    def y(value: int) -> float:
+        return bottom - (bottom - top) * value / money_top
+
+    lines = []
     for n, p in enumerate(players):
-        values = series.get(p.id, [])
-        colour = TOKEN_COLOURS.get(p.token, "#000")
+        values = history.worth.get(p.id, [])
         if values:
-            points = " ".join(point(i, v) for i, v in enumerate(values))
-            parts.append(f'<polyline data-player="{p.id}" fill="none" stroke="{colour}" stroke-width="3" '
-                         f'stroke-linejoin="round" points="{points}"/>')
-        x = PAD + n * (plot_w / max(len(players), 1))
-        parts.append(f'<rect x="{x:.1f}" y="{HEIGHT - 30}" width="18" height="18" fill="{colour}"/>'
-                     f'<text x="{x + 24:.1f}" y="{HEIGHT - 14}" font-size="{TEXT}">{escape(p.name)}</text>')
-    parts.append("</svg>")
-    return Markup("".join(parts))
+            points = " ".join(f"{x(t):.1f},{y(v):.1f}" for t, v in zip(history.turns, values))
+            lines.append(Line(p.id, p.name, p.token, DASHES[n % len(DASHES)], points,
+                              values[0], max(values), values[-1]))
+    return WorthChart(WIDTH, HEIGHT, left, right, top, bottom, TEXT, GAP,
+                      [Tick(round(y(value)), label) for value, label in money_labels],
+                      [Tick(round(x(turn)), label) for turn, label in turn_labels], lines)

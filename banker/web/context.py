@@ -41,6 +41,15 @@ def public_url(path: str) -> str:
     return base.rstrip("/") + path
 
 
+# The card picker's groups, by what a card does, in the order shown: first the cards that move the
+# token (a deed to buy or rent to pay follows), then money, then jail.
+CARD_GROUPS = {
+    "move_to": "move", "move_back": "move", "advance_to_nearest": "move",
+    "collect": "money", "pay": "money", "collect_from_each_player": "money", "pay_each_player": "money",
+    "repairs": "money", "go_to_jail": "jail", "get_out_of_jail_free": "jail",
+}
+
+
 class Name(NamedTuple):
     """A player as a list of names needs them (not their cash, which changes all the time)."""
 
@@ -111,14 +120,19 @@ class Screen:
 
     @cached_property
     def deck_cards(self) -> dict:
-        """The cards of the deck a player is drawing from, each with its effect in a few words."""
+        """The cards of the deck a player is drawing from, each with its effect in a few words, in
+        groups (CARD_GROUPS order): [(group, [card, ...]), ...]."""
         state, pending = self.state, self.state.pending
         if not pending or pending["kind"] != "draw":
             return {"deck_cards": []}
-        return {"deck_cards": [
-            {"id": c["id"], "label": card_label(state, c), "text": c["text"], "holder": holder(state, c["id"])}
-            for c in deck(state, pending["deck"])
-        ]}
+        groups: dict[str, list] = {group: [] for group in CARD_GROUPS.values()}
+        for c in deck(state, pending["deck"]):
+            label = card_label(state, c)
+            # The card's own words help find it ("Bank pays you dividend…"), unless they only say the label again.
+            text = None if c["text"].lower().startswith(label.lower()) else c["text"]
+            groups[CARD_GROUPS[c["effect"]["kind"]]].append(
+                {"id": c["id"], "label": label, "text": text, "holder": holder(state, c["id"])})
+        return {"deck_cards": [(group, cards) for group, cards in groups.items() if cards]}
 
     @cached_property
     def standings(self) -> dict:
@@ -127,21 +141,32 @@ class Screen:
         return {"chart": worth_chart(self.game, self.state.players) if ended else None}
 
 
+# What the turn panel's "Act for" box offers a seat the game waits for: the moves of a turn and
+# the decisions (`build` only ever answers a placement won at a shortage auction: the lots are on the
+# seat panel). Bids, trades, building and paying, at any time, are on the seat panel.
+TURN_ACTIONS = frozenset({"roll", "end_turn", "pay_jail_fine", "use_jail_card", "pay_debt", "bankrupt", "buy",
+                          "decline", "draw", "utility_roll", "income_tax", "receive_deeds", "build"})
+
+
 class TableScreen(Screen):
-    """The host screen: everything public, plus the banker's tools when this browser is the banker."""
+    """The host screen: everything public, plus the banker's tools when this browser is the banker,
+    with the seat panel of the seat the banker picked (at /t/<code>/seats/<id>) open."""
 
     AREA = "table"
     PARTS = {
-        "turn": ("latest", "trades", "deck_cards", "standings", "lobby", "tools", "auction_key", "time_limit"),
+        "turn": ("latest", "trades", "deck_cards", "standings", "lobby", "tools", "seat", "auction_key",
+                 "time_limit"),
         "players": ("undoable",),
         "board": ("cells",),
         "history": ("history",),
     }
     DEPENDS = {"board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels")}
 
-    def __init__(self, game: Game, banker: bool):
+    def __init__(self, game: Game, banker: bool, seat: int | None = None):
+        """`seat`: the seat the banker picked to act for (a player without a phone), if any."""
         super().__init__(game)
         self.banker = banker
+        self.picked = seat
 
     @cached_property
     def base(self) -> dict:
@@ -161,15 +186,30 @@ class TableScreen(Screen):
 
     @cached_property
     def tools(self) -> dict:
-        """What the banker may do for the player whose turn it is, and for a seat owing a decision
-        out of turn (a creditor settling deeds received), for players without a phone."""
+        """The turn panel's "Act for" boxes, for players without a phone: the seat owing a decision
+        out of turn (a creditor settling deeds received), then whose turn it is, each with the
+        TURN_ACTIONS it may take now; a seat with none of them gets no box (an auction's bidders and a
+        debtor who must raise cash first act from the seat panel)."""
         state = self.state
-        if not self.banker:
-            return {"turn_legal": set(), "decider_legal": set()}
+        if not self.banker or state.status != "playing":
+            return {"turn_legal": {}}
         pending = state.pending
-        decider = pending and pending.get("player") not in (None, state.turn)
-        return {"turn_legal": legal_actions(state, state.turn) if state.turn else set(),
-                "decider_legal": legal_actions(state, pending["player"]) if decider else set()}
+        waiting = [pending["player"]] if pending and pending.get("player") not in (None, state.turn) else []
+        offered = {pid: legal_actions(state, pid) & TURN_ACTIONS for pid in (*waiting, state.turn)}
+        return {"turn_legal": {pid: legal for pid, legal in offered.items() if legal}}
+
+    @cached_property
+    def seat(self) -> dict:
+        """The seat panel, for players without a phone: the seats to pick from and, for the one picked,
+        everything it may do at any time (bids, debts, trades, building, mortgages, paying) with its
+        deeds, each button's price or why not."""
+        state, pid = self.state, self.picked
+        shown = self.banker and state.status == "playing"
+        seats = [Name(p.id, p.name) for p in state.players if not p.bankrupt] if shown else []
+        if not shown or pid is None or not state.has_player(pid):
+            return {"seats": seats, "seat": None, "seat_legal": set(), "seat_holdings": [], "seat_debts": []}
+        return {"seats": seats, "seat": state.player(pid), "seat_legal": legal_actions(state, pid),
+                "seat_holdings": explain(state, holdings(state, pid)), "seat_debts": state.debts_of(pid)}
 
     @cached_property
     def auction_key(self) -> dict:
@@ -256,7 +296,13 @@ class PhoneScreen(Screen):
 
     @cached_property
     def holdings(self) -> dict:
-        return {"holdings": explain(self.state, holdings(self.state, self.player))}
+        """My deeds by group, each group marked `open` when something can be done in it now."""
+        sections = explain(self.state, holdings(self.state, self.player))
+        # Building (or placing a house won at auction); and in debt, selling and mortgaging to pay it.
+        can = ("build", "sell", "mortgage") if self.state.debts_of(self.player) else ("build",)
+        for section in sections:
+            section["open"] = any(_possible(lot, button) for lot in section["lots"] for button in can)
+        return {"holdings": sections}
 
     @cached_property
     def others(self) -> dict:
@@ -266,6 +312,11 @@ class PhoneScreen(Screen):
     @cached_property
     def history(self) -> dict:
         return {"history": ledger.history_rows(self.game, self.state, self.player)}
+
+
+def _possible(lot: dict, button: str) -> bool:
+    """Whether a lot's button (build, sell, mortgage) may be tapped now: it has one, and no reason not to."""
+    return button in lot and lot[button][1] is None
 
 
 def board_cells(state: GameState) -> list[dict]:

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 
 from .. import store
 from ..rules.errors import GameError
-from ..rules.state import Settings
+from ..rules.state import PRESETS, Settings
 from .narrate import refusal
 from .seats import browser
 
@@ -17,9 +17,23 @@ bp = Blueprint("home", __name__)
 WHOLE = re.compile(r"-?[0-9]{1,9}")
 
 
+def _page(shown: str = "official", status: int = 200, **context):
+    """The front page, its new-game fields showing the values of the preset `shown`."""
+    presets = {key: vars(Settings.parse({"preset": key})) for key in PRESETS}
+    choices = [("official", _("Official"), _("the rules in today's box")),
+               ("classic", _("Classic"), _("before 2008: Income Tax 200 or 10%, Luxury Tax 75, the 2008 Community Chest")),
+               ("jma", _("Tournament"), _("the Japan Monopoly Association's competition rules"))]
+    return render_template("home/index.html", defaults=presets[shown], presets=presets, shown=shown,
+                           preset_choices=choices, **context), status
+
+
+def _preset(name) -> str:
+    return name if name in PRESETS else "official"
+
+
 @bp.get("/")
 def index():
-    return render_template("home/index.html", defaults=vars(Settings()))
+    return _page(_preset(request.args.get("preset")))
 
 
 @bp.post("/games")
@@ -28,23 +42,31 @@ def create():
     try:
         game, _token = store.create_game("us", settings_from_form(request.form), browser("banker", create=True))
     except GameError as error:
-        return render_template("home/index.html", defaults=vars(Settings()), error=refusal(error, None),
-                               form=request.form), 422
+        return _page(_preset(request.form.get("shown_preset")), 422, error=refusal(error, None), form=request.form)
     return redirect(url_for("table.page", code=game.code), 303)
 
 
 def settings_from_form(form) -> dict:
-    """The new-game form as settings: every checkbox is on the form, so an absent one is off;
+    """The new-game form as settings: the chosen preset, and each field that differs from what the
+    form showed (the values of `shown_preset`), so a preset picked without the page refilling the
+    fields (no JavaScript) still applies. Every checkbox is on the form, so an absent one is off;
     numbers and choices go on to the rules' own checks."""
-    settings = {}
+    shown = vars(Settings.parse({"preset": _preset(form.get("shown_preset"))}))
+    settings = {"preset": form.get("preset", "official")}
     for key, default in vars(Settings()).items():
+        if key == "preset":
+            continue
         if isinstance(default, bool):
-            settings[key] = key in form
+            value = key in form
         elif form.get(key, "").strip():
             value = form[key].strip()
             # Typed like the default (75 for luxury_tax, "2008" for community_chest) when it can be;
             # anything else (--5, ², 5,000 digits) goes on as text for the rules to refuse by name.
-            settings[key] = int(value) if isinstance(default, int) and WHOLE.fullmatch(value) else value
+            value = int(value) if isinstance(default, int) and WHOLE.fullmatch(value) else value
+        else:
+            continue
+        if value != shown[key]:
+            settings[key] = value
     return settings
 
 

@@ -3,8 +3,8 @@
 A change makes every open screen render again, and each shows history. So the newest entries of
 a game version are read from the database once per process, and each entry is told in a language
 once: an entry never changes its words (names, squares and the game's settings are fixed), only
-its undone mark, which comes with a new version. A phone filters before it narrates, so it tells
-only the rows it shows.
+its undone mark, which comes with a new version. Each row also knows whom it concerns: a phone
+shows those of its player and the table's big moments.
 """
 
 import threading
@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from ..models import Event, Game, db
 from ..rules.state import GameState
-from .narrate import PUBLIC, mentions, party, summary
+from .narrate import PUBLIC, mentions, summary, undid
 
 HISTORY_ROWS = 40
 # A phone keeps only its own rows, so it looks further back than the host's forty.
@@ -34,6 +34,10 @@ class Entry(NamedTuple):
     effects: list
     created_at: object
     undone: bool
+
+
+# The columns of an Entry, in its order.
+ENTRY = (Event.seq, Event.type, Event.actor, Event.payload, Event.effects, Event.created_at, Event.undone)
 
 
 class Recent:
@@ -79,8 +83,7 @@ def entries(game: Game) -> list[Entry]:
 
     def read():
         rows = db.session.execute(
-            select(Event.seq, Event.type, Event.actor, Event.payload, Event.effects, Event.created_at,
-                   Event.undone)
+            select(*ENTRY)
             # Not past the version read with the game: a later commit is another version's entries.
             .where(Event.game_id == game.id, Event.seq <= game.version)
             .order_by(Event.seq.desc()).limit(RECENT)
@@ -95,45 +98,77 @@ def _known(game: Game) -> dict[int, dict]:
     return _caches().rows.get((game.id, str(get_locale())), dict)
 
 
-def _row(known: dict, state: GameState, entry: Entry) -> dict:
-    """What never changes of an entry's history row (its words, time and actor), and whom it
-    concerns (None: everyone), made once per game, entry and language."""
+def _entry(game: Game, seq: int) -> Entry:
+    """One entry of the game: from the newest entries already read, or else from the database
+    (an undo that took back an entry further back than those)."""
+    found = next((e for e in entries(game) if e.seq == seq), None)
+    if found is not None:
+        return found
+    return Entry(*db.session.execute(select(*ENTRY).where(Event.game_id == game.id, Event.seq == seq)).one())
+
+
+def _row(known: dict, game: Game, state: GameState, entry: Entry) -> dict:
+    """What never changes of an entry's history row (its words and time), and whom it
+    concerns (None: everyone), made once per game, entry and language. An undo is told with the
+    words of the entry it took back, and concerns whoever that entry concerned."""
     row = known.get(entry.seq)
     if row is None:
-        public = any(e["kind"] in PUBLIC for e in entry.effects)
-        row = known[entry.seq] = {
-            "seq": entry.seq, "time": entry.created_at.strftime("%H:%M"), "text": summary(state, entry.effects),
-            "actor": party(state, int(entry.actor)) if entry.actor.isdigit() else entry.actor,
-            "undo": entry.type == "undo",
-            "concerns": None if public else {entry.actor} | {str(p) for e in entry.effects for p in mentions(e)},
-        }
+        if entry.type == "undo":
+            taken_back = _row(known, game, state, _entry(game, entry.payload["seq"]))
+            text, concerns = undid(taken_back["text"]), taken_back["concerns"]
+        else:
+            effects = _told_effects(state, entry)
+            public = any(e["kind"] in PUBLIC for e in effects)
+            text = summary(state, effects)
+            concerns = None if public else {entry.actor} | {str(p) for e in effects for p in mentions(e)}
+        row = known[entry.seq] = {"seq": entry.seq, "time": entry.created_at.strftime("%H:%M"), "text": text,
+                                  "concerns": concerns}
     return row
 
 
+def _told_effects(state: GameState, entry: Entry) -> list[dict]:
+    """An entry's effects as the history tells them: an end of turn says who ended it, not only
+    whose turn it is now (Undo offering to take back "It is Bob's turn." said nothing of what it
+    would undo)."""
+    if entry.type != "end_turn":
+        return entry.effects
+    return [{"kind": "turn_ended", "player": _ender(state, entry)}, *entry.effects]
+
+
+def _ender(state: GameState, entry: Entry) -> int:
+    """Who ended a turn: the seat that sent it, or the seat the banker named. The banker ending it
+    for whoever's turn it was named none: then the seat before the next one in order that is still
+    in the game, which misses only a seat that went bankrupt after ending its turn so."""
+    if entry.actor.isdigit():
+        return int(entry.actor)
+    if entry.payload.get("player") is not None:
+        return entry.payload["player"]
+    order = state.order
+    at = order.index(next(e["player"] for e in entry.effects if e["kind"] == "turn"))
+    return next((order[at - step] for step in range(1, len(order))
+                 if not state.player(order[at - step]).bankrupt), order[at])
+
+
 def told(game: Game, state: GameState, entry: Entry) -> str:
-    """One entry as a sentence in the reader's language, told once per game, entry and language."""
-    return _row(_known(game), state, entry)["text"]
+    """One entry as sentences in the reader's language, told once per game, entry and language."""
+    return _row(_known(game), game, state, entry)["text"]
 
 
 def history_rows(game: Game, state: GameState, player: int | None = None) -> list[dict]:
     """The newest entries as sentences; for a phone, only those that concern its player."""
-    recent, known = entries(game), _known(game)
-    by_seq = {e.seq: e for e in recent}
+    known = _known(game)
     rows = []
-    for e in recent:
-        row = _row(known, state, e)
+    for e in entries(game):
+        row = _row(known, game, state, e)
         if player is not None and row["concerns"] is not None and str(player) not in row["concerns"]:
             continue
-        row = {**row, "undone": e.undone}
-        if e.type == "undo" and (undone := by_seq.get(e.payload["seq"])):
-            row["text"] = "↶ " + _row(known, state, undone)["text"]
-        rows.append(row)
+        rows.append({**row, "undone": e.undone})
         if len(rows) == HISTORY_ROWS:
             break
     return rows
 
 
 def latest(game: Game, state: GameState) -> str | None:
-    """The newest entry as a sentence: what every screen shows as the outcome of the last action."""
+    """The newest entry as sentences: what every screen shows as the outcome of the last action."""
     recent = entries(game)
     return told(game, state, recent[0]) if recent else None

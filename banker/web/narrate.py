@@ -68,6 +68,9 @@ def _rent_basis(effect: dict) -> str:
         return _("whole group, double rent") if effect.get("doubled") else ""
     if effect.get("dice"):
         return f"{effect['amount'] // effect['dice']} × {effect['dice']}"
+    if "held" in effect and effect.get("doubled_by_card"):
+        return ngettext("%(num)s railroad, doubled by the card", "%(num)s railroads, doubled by the card",
+                        effect["held"])
     if "held" in effect:
         return ngettext("%(num)s railroad", "%(num)s railroads", effect["held"])
     return ""
@@ -96,7 +99,8 @@ REASONS = {
     "house_sale": lambda p: _("{to} sold a house on {square} for {amount}.").format(**p),
     "hotel_sale": lambda p: _("{to} sold the hotel on {square} for {amount}.").format(**p),
     "mortgage": lambda p: _("{to} mortgaged {square} for {amount}.").format(**p),
-    "unmortgage": lambda p: _("{from} lifted the mortgage on {square} for {amount}.").format(**p),
+    # "repaid", as the button says ("Repay mortgage"), and as the rules' refusals say.
+    "unmortgage": lambda p: _("{from} repaid the mortgage on {square} for {amount}.").format(**p),
     "mortgage_fee": lambda p: _("{from} paid the bank {amount}: 10% on the mortgage of {square}.").format(**p),
     "auction": lambda p: _("{from} paid the bank {amount} at auction.").format(**p),
     "trade": lambda p: _("{from} gave {to} {amount} in a trade.").format(**p),
@@ -105,6 +109,7 @@ REASONS = {
     "repairs": lambda p: _("{from} paid {amount} for repairs ({houses} houses, {hotels} hotels).").format(**p),
     "bankruptcy": lambda p: _("{from}'s last {amount} goes to {to}.").format(**p),
     "seed": lambda p: _("The banker put {amount} into the Free Parking pot.").format(**p),
+    "claim": lambda p: _("{from} paid the bank the {amount} jail fine to take the bankrupt's deeds.").format(**p),
 }
 
 JAIL_WHY = {
@@ -133,6 +138,8 @@ def _rolled(p: dict, effect: dict) -> str:
 
 
 def _debt(p: dict, effect: dict) -> str:
+    if effect.get("payees"):  # a "pay each player" card: the players are paid once the cash is there
+        return _("{debtor} owes the other players {amount} in all but has too little cash.").format(**p)
     return _("{debtor} owes {creditor} {amount} but has too little cash.").format(**p)
 
 
@@ -179,10 +186,26 @@ STORIES = {
     "utility_roll_due": lambda p, e: _("{player} rolls the dice again: 10 times the roll goes to the owner of {square}.").format(**p),
     "tax_choice": lambda p, e: _("{player} chooses: 200, or 10% of total worth.").format(**p),
     "bankrupt": lambda p, e: _("{player} is bankrupt; everything goes to {creditor}.").format(**p),
+    "debt_passed": lambda p, e: _("What {debtor} owed {from} ({amount}) is now owed to {to}.").format(**p),
+    "debt_cancelled": lambda p, e: _("What {debtor} owed the bankrupt player ({amount}) is settled: {debtor} received it.").format(**p),
+    "third_miss": lambda p, e: _("Third miss: {player} pays the fine or uses a Get Out of Jail Free card.").format(**p),
+    "fine_first": lambda p, e: _("{player} must pay the jail fine before moving.").format(**p),
+    "claim_offered": lambda p, e: _("{player} may take {from}'s deeds for the jail fine.").format(**p),
+    "deeds_claimed": lambda p, e: _("{player} takes {from}'s deeds.").format(**p),
+    "claim_declined": lambda p, e: _("{player} leaves {from}'s deeds to the bank's auction.").format(**p),
     "ended": lambda p, e: _("The game is over: {winner} wins!").format(**p),
+    "turn_ended": lambda p, e: _("{player} ended the turn.").format(**p),
     "turn": lambda p, e: _("It is {player}'s turn.").format(**p),
-    "undone": lambda p, e: _("The banker undid entry {seq}.").format(**p),
+    # The entry taken back is told by the ledger (undid); an undo told alone names no entry number.
+    "undone": lambda p, e: _("The banker undid the last entry."),
 }
+
+
+def undid(what: str) -> str:
+    """An undo in words, with the sentences of the entry it took back."""
+    return _("The banker undid: {what}").format(what=what)
+
+
 def _reason(effect: dict) -> str:
     """The sentence for a transfer; one building bought or sold is told as a house or a hotel."""
     reason = effect["reason"]
@@ -226,7 +249,15 @@ def story(state: GameState, effect: dict) -> str | None:
         params["drawer"] = party(state, effect["drawer"])
     if effect["kind"] == "started":
         params["names"] = ", ".join(party(state, pid) for pid in effect["order"])
-    return STORIES[effect["kind"]](params, effect)
+    return _sentence(state, STORIES[effect["kind"]](params, effect))
+
+
+def _sentence(state: GameState, text: str) -> str:
+    """A sentence starts with a capital ("The bank paid Ann $25."), unless it starts with a player's
+    name, which stays as its player typed it."""
+    if not text[:1].islower() or any(text.startswith(p.name) for p in state.players):
+        return text
+    return text[0].upper() + text[1:]
 
 
 def summary(state: GameState, effects: list[dict]) -> str:
@@ -237,12 +268,16 @@ def summary(state: GameState, effects: list[dict]) -> str:
     return " ".join(text for text in (story(state, e) for e in effects) if text)
 
 
-# What everyone at the table hears of, whoever it concerns.
-PUBLIC = {"auction_won", "auction_unsold", "started", "ended", "bankrupt"}
+# The table's big moments: every phone's history tells them, whoever they concern.
+PUBLIC = {"started", "bought", "auction_won", "auction_unsold", "trade_done", "bankrupt", "ended"}
 
 
 def mentions(effect: dict) -> set:
-    """The players (and the bank or the pot) an effect names: whose phone's history it belongs in."""
+    """The players (and the bank or the pot) an effect names: whose phone's history it belongs in.
+    A turn passing names nobody: every screen's heading says whose turn it is, and a row on each
+    phone for every turn of the others buried what happened to its player."""
+    if effect["kind"] == "turn":
+        return set()
     return {effect[k] for k in ("player", "from", "to", "debtor", "creditor") if k in effect}
 
 

@@ -1,11 +1,12 @@
 """The phone screen (/p/<code>): my cash, my turn, my deeds, pay, history."""
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from .. import store
 from .context import PhoneScreen, composer_context
 from .live import Gone, watch
-from .respond import perform
+from .respond import from_htmx, message, perform
 from .seats import browser, visit_or_404
 
 bp = Blueprint("player", __name__, url_prefix="/p/<code>")
@@ -15,7 +16,7 @@ bp = Blueprint("player", __name__, url_prefix="/p/<code>")
 def page(code):
     game, seat = visit_or_404(code, "seat")
     if seat is None:
-        return redirect(url_for("join.page", code=game.code))
+        return _no_seat(game.code)
     return render_template("player/page.html", **PhoneScreen(game, seat.player).context())
 
 
@@ -36,7 +37,7 @@ def act(code):
     """Every form on the phone: roll, buy, decline, pay, pay a debt, end the turn."""
     seat = browser("seat")
     if seat is None:
-        return redirect(url_for("join.page", code=code.upper()), 303)
+        return _no_seat(code.upper())
     return perform(code, seat, request.form, url_for("player.page", code=code.upper()),
                    rejoin=url_for("join.page", code=code.upper()))
 
@@ -46,7 +47,7 @@ def trade(code, partner):
     """Compose an offer to one other player; sending it returns to the phone screen."""
     game, seat = visit_or_404(code, "seat")
     if seat is None:
-        return redirect(url_for("join.page", code=game.code))
+        return _no_seat(game.code)
     here = url_for("player.trade", code=game.code, partner=partner)
     if request.method == "POST":
         return perform(game.code, browser("seat"), request.form, here,
@@ -56,3 +57,12 @@ def trade(code, partner):
             or state.player(seat.player).bankrupt:
         abort(404)
     return render_template("player/trade.html", **composer_context(game, seat.player, partner))
+
+
+def _no_seat(code: str):
+    """This browser holds no seat in the game (or no longer: it moved to another phone). A page or a
+    plain form goes on to the join page; a tap sent by htmx gets a short message, not the join page
+    swapped into the message box."""
+    if from_htmx():
+        return message(_("This seat moved to another phone; ask the banker for a new rejoin code."), 403)
+    return redirect(url_for("join.page", code=code), 303 if request.method == "POST" else 302)

@@ -6,6 +6,7 @@ from flask_babel import gettext as _
 from .. import store
 from ..rules.errors import GameError
 from ..store import Outcome
+from . import ledger
 from .forms import action_from_form
 from .narrate import refusal, summary
 
@@ -14,13 +15,17 @@ def from_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def acted(outcome: Outcome, back: str, leave: bool = False):
+def acted(code: str, outcome: Outcome, back: str, leave: bool = False):
     """After an action: htmx gets the message (the screen itself changes through its live
     connection, like every other screen of the game); a plain form, a redirect.
 
     `leave` sends the browser on to `back` (a finished task page, such as the trade composer).
+    An undo is told as the history tells it, with the entry it took back.
     """
-    text = summary(outcome.state, outcome.effects)
+    if outcome.effects and outcome.effects[0]["kind"] == "undone":
+        text = ledger.latest(store.find_game(code), outcome.state)
+    else:
+        text = summary(outcome.state, outcome.effects)
     if not from_htmx() or leave:
         flash(text, "ok")
         if from_htmx():
@@ -76,4 +81,4 @@ def perform(code: str, browser: store.Browser, form, back: str, done: str | None
         return message(_("The table is busy; try again."), 503, back)
     except LookupError:
         abort(404)
-    return acted(outcome, done or back, leave=done is not None)
+    return acted(code, outcome, done or back, leave=done is not None)

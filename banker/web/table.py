@@ -1,4 +1,8 @@
-"""The host screen (/t/<code>): board, balances, bank supply, history, and the banker's tools."""
+"""The host screen (/t/<code>): board, balances, bank supply, history, and the banker's tools.
+
+The banker acts for a player without a phone on the seat's own address (/t/<code>/seats/<player>):
+the same screen, with that seat's panel open, and a live connection that keeps it up to date.
+"""
 
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext as _
@@ -13,24 +17,31 @@ bp = Blueprint("table", __name__, url_prefix="/t/<code>")
 
 
 @bp.get("")
-def page(code):
+@bp.get("/seats/<int:player>")
+def page(code, player=None):
     game, banker = visit_or_404(code, "banker")
-    return render_template("table/page.html", **TableScreen(game, banker is not None).context())
+    screen = TableScreen(game, banker is not None, player)
+    if player is not None and not screen.state.has_player(player):
+        abort(404)
+    return render_template("table/page.html", picked=player, **screen.context())
 
 
 @bp.get("/live")
-def live(code):
-    """The host screen's live connection (see live.py)."""
-    return watch(code, "banker", lambda game, banker: TableScreen(game, banker is not None))
+@bp.get("/seats/<int:player>/live")
+def live(code, player=None):
+    """The host screen's live connection (see live.py), with the seat panel of `player` if picked."""
+    return watch(code, "banker", lambda game, banker: TableScreen(game, banker is not None, player))
 
 
 @bp.post("/act")
-def act(code):
-    """The banker's forms: start, act for the current player, pay or charge a seat, undo."""
+@bp.post("/seats/<int:player>/act")
+def act(code, player=None):
+    """The banker's forms: start, act for a seat, pay or charge a seat, undo. A plain form returns
+    to the screen it came from (the seat's, for the seat panel's forms)."""
     banker = browser("banker")
     if banker is None:
         return message(_("Only the banker's screen can do that."), 403)
-    return perform(code, banker, request.form, url_for("table.page", code=code.upper()))
+    return perform(code, banker, request.form, url_for("table.page", code=code.upper(), player=player))
 
 
 @bp.post("/seats/<int:player>/rejoin")
@@ -45,7 +56,5 @@ def rejoin(code, player):
     except LookupError:
         abort(404)
     url = public_url(url_for("join.rejoin", code=game.code, rejoin=rejoin))
-    context = TableScreen(game, True).context()
-    return render_template("table/rejoin.html", url=url, rejoin_qr=qr.svg(url), minutes=store.CLAIM_SECONDS // 60,
-                           seat=context["players"][player], **context)
-
+    return render_template("table/rejoin.html", code=game.code, url=url, rejoin_qr=qr.svg(url),
+                           minutes=store.CLAIM_SECONDS // 60, seat=store.load_state(game).player(player))

@@ -82,6 +82,13 @@ def check_phone_layout(phone, what: str) -> None:
         phone.set_viewport_size(size)
 
 
+def text_at_200_percent(page) -> None:
+    """Twice the text size, as a reader's browser setting gives it: the root font size doubled (the
+    stylesheet sizes text in rem). Set through the element's style object, which the Content
+    Security Policy allows (a style attribute it refuses)."""
+    page.evaluate("() => { document.documentElement.style.fontSize = '200%'; }")
+
+
 def check_accessible(page, what: str) -> None:
     """axe-core finds no violation of the WCAG rules it checks on the page as it is now."""
     from axe_playwright_python.sync_playwright import Axe

@@ -262,11 +262,11 @@ def test_building_paying_mortgaging_and_trading_go_on_during_an_auction(game):
     assert state.deeds[READING].owner == ANN
 
 
-def test_a_winner_whose_cash_fell_below_the_bid_owes_it_to_the_bank(game):
-    """Bids are checked against cash when made; spent meanwhile, the bid becomes a debt."""
+def test_a_winner_whose_cash_the_bank_took_meanwhile_owes_the_bid_to_the_bank(game):
+    """Bids are checked against cash when made; taken meanwhile (a charge), the bid becomes a debt."""
     state = declined(game)[0]
     state = play(state, BOB, "bid", amount=1000)
-    state = play(state, BOB, "pay", to=ANN, amount=900)
+    state = play(state, BANKER, "bank_charge", player=BOB, amount=900)
     state, effects = go(state, ANN, "pass")
     assert state.deeds[READING].owner == BOB
     assert transfers(effects) == []
@@ -275,6 +275,44 @@ def test_a_winner_whose_cash_fell_below_the_bid_owes_it_to_the_bank(game):
     state = play(state, BANKER, "bank_pay", player=BOB, amount=400)
     state, effects = go(state, BOB, "pay_debt")
     assert transfers(effects) == [(BOB, "bank", 1000, "auction")]
+
+
+def high_bid_of_1450(game3):
+    """Bob owns both brown lots (1,500 cash); Ann declines Reading Railroad; Bob bids 1,450."""
+    state = owning(game3, BOB, *BROWN)
+    return play(declined(state)[0], BOB, "bid", amount=1450)
+
+
+@pytest.mark.parametrize("who, type, fields", [
+    (BOB, "set_buildings", {"levels": {"1": 4, "3": 4}}),    # the issue's repro: 400 of houses
+    (BOB, "pay", {"to": CY, "amount": 51}),
+    (BOB, "offer_trade", {"to": CY, "give": {"cash": 100}}),
+    (CY, "offer_trade", {"to": BOB, "get": {"cash": 100}}),  # Bob would give it on accepting
+])
+def test_the_cash_behind_a_standing_high_bid_cannot_be_spent(game3, who, type, fields):
+    state = high_bid_of_1450(game3)
+    error = refusal(state, who, type, RuleError, **fields)
+    assert (error.code, error.params) == ("bid_held", {"player": BOB, "amount": 1450})
+    assert str(error) == "2 holds the high bid of 1450: that much cash must stay until the auction closes."
+
+
+def test_a_house_that_leaves_exactly_the_bid_is_allowed_and_the_next_is_not(game3):
+    state = play(high_bid_of_1450(game3), BOB, "build", square=1)  # 1,500 - 50 = 1,450
+    assert refusal(state, BOB, "build", RuleError, square=3).code == "bid_held"
+
+
+def test_the_cash_above_a_standing_high_bid_can_be_spent_and_the_winner_pays_in_full(game3):
+    state = play(high_bid_of_1450(game3), BOB, "pay", to=CY, amount=50)
+    state = play(state, ANN, "pass")
+    state, effects = go(state, CY, "pass")
+    assert state.deeds[READING].owner == BOB and state.debts == [] and cash(state, BOB) == 0
+    assert refusal(state, BOB, "build", RuleError, square=1).code == "short_of_cash"  # the auction is over
+
+
+def test_a_repaid_mortgage_cannot_spend_the_cash_behind_a_high_bid(game3):
+    state = owning(game3, BOB, 39, mortgaged=[39])  # 220 to repay
+    state = play(declined(state)[0], BOB, "bid", amount=1400)
+    assert refusal(state, BOB, "unmortgage", RuleError, square=39).code == "bid_held"
 
 
 def test_a_bidder_in_debt_may_pass_but_not_bid(auction):

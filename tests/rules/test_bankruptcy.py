@@ -400,3 +400,36 @@ def test_undoing_the_bankruptcy_that_ended_the_game_resumes_it():
     assert game.state.status == "ended"
     undone = game.undone()
     assert undone.to_dict() == before.to_dict() and undone.status == "playing"
+
+
+# Debts owed to the bankrupt player
+
+
+def owing_ann(to):
+    """Cy owes Ann 5,000 (a payment he could not make), then Ann is charged 5,000 by
+    the bank (`to` "bank") or owes Bob 5,000 (`to` BOB) and goes bankrupt."""
+    state = play(started(3), CY, "pay", to=ANN, amount=5000)
+    if to == "bank":
+        state = play(state, BANKER, "bank_charge", player=ANN, amount=5000)
+    else:
+        state = play(state, ANN, "pay", to=BOB, amount=5000)
+    return act(state, ANN, "bankrupt")
+
+
+@pytest.mark.parametrize("to", ["bank", BOB])
+def test_a_debt_owed_to_the_bankrupt_passes_to_their_creditor(to):
+    before = play(started(3), CY, "pay", to=ANN, amount=5000)
+    state, effects = owing_ann(to)
+    [debt] = state.debts
+    assert (debt.debtor, debt.creditor, debt.amount) == (CY, to, 5000)
+    assert {"kind": "debt_passed", "id": debt.id, "debtor": CY, "from": ANN, "to": to, "amount": 5000} in effects
+    # Nothing made or lost: Cy still owes what he owed, now to Ann's creditor.
+    assert cash(state, CY) == cash(before, CY) == 1500
+
+
+def test_a_debt_the_heir_owed_the_bankrupt_is_settled():
+    state = play(started(3), CY, "pay", to=ANN, amount=5000)
+    state = play(state, ANN, "pay", to=CY, amount=5000)
+    state, effects = act(state, ANN, "bankrupt")
+    assert state.debts == []
+    assert any(e["kind"] == "debt_cancelled" and e["debtor"] == CY for e in effects)

@@ -13,7 +13,7 @@ from banker.rules import ActionError, RuleError, Settings, legal_actions
 
 from . import (
     ANN, BANKER, BOB, BROWN, CY, DARK_BLUE, LIGHT_BLUE, Logged, act, cash, funded, owning, place,
-    play, reference_board, reference_cards, refusal, set_buildings, started, transfers,
+    go, play, reference_board, reference_cards, refusal, set_buildings, started, transfers,
 )
 
 CARDS = reference_cards()
@@ -304,13 +304,38 @@ def test_repairs_short_of_cash_become_a_debt_to_the_bank():
     assert (debt.debtor, debt.creditor, debt.amount) == (ANN, "bank", 325)
 
 
-def test_pay_each_player_with_too_little_cash_the_bank_pays_them_and_the_drawer_owes_the_bank():
+def short_chairman():
+    """Ann, with $60, draws "Pay each player $50" (Bob and Cy: $100 in all)."""
     state = play(drawing(7), BANKER, "bank_charge", player=ANN, amount=1440)
-    state, effects = act(state, ANN, "draw", deck="chance", card="ch_chairman")
-    assert transfers(effects) == [("bank", BOB, 50, "card_for"), ("bank", CY, 50, "card_for")]
+    state, effects = go(state, ANN, "draw", deck="chance", card="ch_chairman")
+    assert transfers(effects) == []  # nobody is paid yet: the bank pays nobody on her behalf
     [debt] = state.debts
-    assert (debt.debtor, debt.creditor, debt.amount, debt.reason) == (ANN, "bank", 100, "card")
-    assert (cash(state, ANN), cash(state, BOB), cash(state, CY)) == (60, 1550, 1550)
+    assert (debt.debtor, debt.creditor, debt.amount, debt.reason, debt.payees) == (ANN, "bank", 100, "card", [BOB, CY])
+    assert (cash(state, ANN), cash(state, BOB), cash(state, CY)) == (60, 1500, 1500)
+    return state
+
+
+def test_pay_each_player_that_the_drawer_raises_the_cash_for_pays_each_player():
+    state = play(owning(short_chairman(), ANN, 39), ANN, "mortgage", square=39)  # +200
+    state, effects = go(state, ANN, "pay_debt")
+    assert transfers(effects) == [(ANN, BOB, 50, "card"), (ANN, CY, 50, "card")]
+    assert (cash(state, ANN), cash(state, BOB), cash(state, CY)) == (160, 1550, 1550) and state.debts == []
+
+
+def test_pay_each_player_that_cannot_be_paid_is_a_bankruptcy_to_the_bank_and_nobody_is_paid():
+    """JMA rules, last section: the other players are not paid; no money is made."""
+    state, effects = go(short_chairman(), ANN, "bankrupt")
+    assert {"kind": "bankrupt", "player": ANN, "creditor": "bank"} in effects
+    assert transfers(effects) == [(ANN, "bank", 60, "bankruptcy")]
+    assert (cash(state, BOB), cash(state, CY)) == (1500, 1500) and state.debts == []
+
+
+def test_a_share_of_a_player_who_went_bankrupt_meanwhile_stays_with_the_bank():
+    state = short_chairman()
+    state.player(CY).bankrupt = True
+    state = play(owning(state, ANN, 39), ANN, "mortgage", square=39)
+    state, effects = act(state, ANN, "pay_debt")
+    assert transfers(effects) == [(ANN, BOB, 50, "card"), (ANN, "bank", 50, "card")]
 
 
 def test_pay_each_player_with_just_enough_cash_pays_them_directly():

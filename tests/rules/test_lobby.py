@@ -2,7 +2,7 @@
 
 import pytest
 
-from banker.rules import NotAllowed, RuleError, Settings, legal_actions, new_game
+from banker.rules import ActionError, NotAllowed, RuleError, Settings, legal_actions, new_game
 from banker.rules.state import TOKENS
 
 from . import ANN, BOB, BANKER, CY, GUEST, lobby, play, refusal
@@ -90,7 +90,7 @@ def test_start_with_an_explicit_order_needs_no_opening_rolls():
 
 @pytest.mark.parametrize("order", [[ANN, BOB], [ANN, BOB, BOB], [ANN, BOB, CY, 4]])
 def test_an_explicit_order_must_name_every_player_exactly_once(order):
-    assert refusal(lobby(3), BANKER, "start", RuleError, order=order).code == "bad_order"
+    assert refusal(lobby(3), BANKER, "start", ActionError, order=order).code == "bad_order"
 
 
 @pytest.mark.parametrize("players", [0, 1])

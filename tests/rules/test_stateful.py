@@ -78,12 +78,13 @@ class Table(RuleBasedStateMachine):
 
     @initialize(players=st.integers(2, 4), jackpot=st.booleans(), go_exact_bonus=st.booleans(),
                 start_cash=st.sampled_from([1500, 300]), opening=st.lists(dice, max_size=8),
-                collect=st.lists(picks, min_size=1, max_size=4))
-    def seat_players(self, players, jackpot, go_exact_bonus, start_cash, opening, collect):
+                collect=st.lists(picks, min_size=1, max_size=4),
+                preset=st.sampled_from(["official", "classic", "jma", "jma"]))
+    def seat_players(self, players, jackpot, go_exact_bonus, start_cash, opening, collect, preset):
         """Seat the players, start, play a few opening turns that buy what they can afford, and
         let the players on turn collect a few colour groups."""
-        self.settings = Settings(free_parking_jackpot=jackpot, go_exact_bonus=go_exact_bonus,
-                                 start_cash=start_cash)
+        self.settings = Settings.parse({"preset": preset, "free_parking_jackpot": jackpot,
+                                        "go_exact_bonus": go_exact_bonus, "start_cash": start_cash})
         self.state = new_game("us", self.settings)
         self.entries = []  # (actor, action dict, effects) for every action that applied
         self.replayed = None  # the state last found equal to a replay of the log
@@ -189,6 +190,10 @@ class Table(RuleBasedStateMachine):
             self.attempt(state.pending["player"], type="utility_roll", dice=dice)
         elif state.pending and state.pending["kind"] == "inherit":
             self.attempt(state.pending["player"], type="receive_deeds")
+        elif state.pending and state.pending["kind"] == "claim":  # a JMA jail-fine bankruptcy
+            self.attempt(state.pending["player"], type="claim_deeds", choice="take" if buys else "auction")
+        elif state.pending and state.pending["kind"] == "jail_exit":  # the JMA third miss
+            self.attempt("turn", type="use_jail_card" if me.jail_cards and pays_fine else "pay_jail_fine")
         elif state.pending:
             affordable = me.cash >= state.board[state.pending["square"]].price
             self.attempt("turn", type="buy" if buys and affordable else "decline")

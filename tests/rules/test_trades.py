@@ -64,7 +64,7 @@ def test_a_trade_needs_two_different_players(deeds):
 
 
 def test_a_trade_with_an_unknown_player_is_refused(deeds):
-    error = refusal(deeds, ANN, "offer_trade", RuleError, to=9, give={"cash": 5})
+    error = refusal(deeds, ANN, "offer_trade", ActionError, to=9, give={"cash": 5})
     assert (error.code, error.params) == ("no_such_player", {"id": 9})
 
 

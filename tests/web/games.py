@@ -190,7 +190,7 @@ SCENARIOS = {
     "undo": Scenario(
         {"type": "undo"}, banker_only=True, seatless=True,
         steps=((1, {"type": "pay", "to": 2, "amount": 25}),),
-        done=lambda s: (seat(s, 1)["cash"], seat(s, 2)["cash"]) == (1500, 1500), says="The banker undid entry"),
+        done=lambda s: (seat(s, 1)["cash"], seat(s, 2)["cash"]) == (1500, 1500), says="The banker undid"),
     # Buildings and mortgages. BROWN: the banker puts Ann on Boardwalk; she rolls doubles twice,
     # buying Mediterranean Avenue (passing GO) and Baltic Avenue: 1500 + 200 - 60 - 60 = 1580.
     "build": Scenario(
@@ -212,7 +212,7 @@ SCENARIOS = {
     "unmortgage": Scenario(
         {"type": "unmortgage", "square": 3}, steps=(*BALTIC, (1, {"type": "mortgage", "square": 3})),
         done=lambda s: not deed(s, 3)["mortgaged"] and seat(s, 1)["cash"] == 1437,
-        says="Ann lifted the mortgage on Baltic Avenue for $33."),
+        says="Ann repaid the mortgage on Baltic Avenue for $33."),
     # Auctions: Ann declines Baltic Avenue, which opens auction 1 (Ann and Bob bidding).
     "bid": Scenario(
         {"type": "bid", "amount": 10}, steps=AUCTION,
@@ -277,7 +277,7 @@ SCENARIOS = {
         {"type": "receive_deeds", "lift": [3]}, steps=BOB_BANKRUPT_TO_ANN, players=3,
         done=lambda s: s["pending"] is None and deed(s, 3)["owner"] == 1 and not deed(s, 3)["mortgaged"]
         and seat(s, 1)["cash"] == 1500 + 1470 - 33,
-        says="Ann lifted the mortgage on Baltic Avenue for $33."),
+        says="Ann repaid the mortgage on Baltic Avenue for $33."),
     "end_game": Scenario(
         {"type": "end_game"}, banker_only=True, seatless=True, steps=((1, {"type": "pay", "to": 2, "amount": 25}),),
         done=lambda s: s["status"] == "ended" and [w["player"] for w in s["standings"]] == [2, 1],

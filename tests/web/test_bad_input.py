@@ -147,8 +147,8 @@ BAD_NEW_ACTIONS = [
                  "Bob has $1,500: not enough for this trade ($1,501).", id="trade-more-cash-than-they-have"),
     pytest.param((), 1, {"type": "offer_trade", "to": 1, "give": {"cash": 5}}, 409,
                  "A trade needs two different players.", id="trade-self"),
-    pytest.param((), 1, {"type": "offer_trade", "to": 9, "give": {"cash": 5}}, 409,
-                 "There is no player 9 in this game.", id="trade-nobody"),
+    pytest.param((), 1, {"type": "offer_trade", "to": 9, "give": {"cash": 5}}, 400,
+                 "There is no player 9 in this game.", id="trade-nobody"),  # as from pay: one status per code
     pytest.param((), 1, {"type": "offer_trade", "to": 2}, 409, "The offer is empty: add cash, deeds or cards.",
                  id="trade-empty"),
     pytest.param((), 1, {"type": "offer_trade", "to": 2, "give": {"squares": [3]}}, 409,
@@ -445,3 +445,14 @@ def test_an_undo_with_a_field_is_refused_and_undoes_nothing(game):
     assert response.status_code == 400
     assert response.get_json()["error"] == {"code": "unknown_field", "message": "undo has no field amount."}
     assert game.state() == before
+
+
+@pytest.mark.parametrize("preset", ["official", "classic", "jma"])
+def test_the_api_creates_each_preset_and_a_setting_beside_it_overrides_it(client, preset):
+    response = client.post("/api/games", json={"rules": {"preset": preset, "luxury_tax": 75, "auctions": False}})
+    assert response.status_code == 201
+    code, token = response.get_json()["code"], response.get_json()["banker_token"]
+    rules = client.get(f"/api/games/{code}", headers={"Authorization": f"Bearer {token}"}).get_json()["rules"]
+    assert rules["preset"] == preset and rules["luxury_tax"] == 75 and rules["auctions"] is False
+    assert rules["deals_between_turns"] is (preset == "jma")
+    assert rules["community_chest"] == ("2008" if preset == "classic" else "2021")

@@ -131,7 +131,7 @@ def test_the_creditor_settles_the_mortgaged_deeds_received(client, host, phone):
     page = ann.page()
     settle = page_form(page, "receive_deeds")
     assert settle.label == "Settle the deeds" and settle.boxes == [("lift", "3", False)]
-    assert "Lift Baltic Avenue now for $33 (otherwise $3)" in unescape(page)
+    assert "Repay the mortgage on Baltic Avenue now for $33 (otherwise pay the $3 fee)" in unescape(page)
     assert not page_forms(phone(game, 3).page(), "receive_deeds")
     response = ann.post({"type": "receive_deeds", "lift": [5]}, htmx=True)
     assert response.status_code == 422

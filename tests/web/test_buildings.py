@@ -78,7 +78,7 @@ def test_sell_every_building_in_a_group_with_one_form(game, phone, levels, refun
     ann = phone(game, 1)
     form = page_form(ann.page(), "set_buildings")
     assert (form.get("level-1"), form.get("level-3")) == ("0", "0")
-    assert form.label == f"Sell every building in Brown: +${refund}"
+    assert form.label == f"Sell every building: +${refund}"
     response = ann.submit(form, htmx=htmx)
     if htmx:
         assert response.status_code == 200 and says in unescape(response.get_data(as_text=True))

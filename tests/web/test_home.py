@@ -31,7 +31,10 @@ def create(client, check=(), uncheck=(), **typed):
     """Submit the home form as shown, ticking and unticking boxes and choosing or typing values;
     returns the new game's code, its rules (read through the API) and the banker's browser."""
     form = home_form(client)
+    preset = typed.pop("preset", None)  # a radio button, picked
     data = form.data(**typed)
+    if preset:
+        data["preset"] = [preset]
     for key in check:
         data[key] = ["on"]
     for key in uncheck:
@@ -48,10 +51,13 @@ def test_the_form_offers_every_setting_with_the_official_defaults(client):
     form = home_form(client)
     assert form.action == "/games"
     names = {n for n, _ in form.fields} | {n for n, _, _ in form.boxes}
-    assert names == set(OFFICIAL) | {"csrf_token"}
-    assert {n: checked for n, _, checked in form.boxes} == {k: OFFICIAL[k] for k in CHECKBOXES}
+    assert names == set(OFFICIAL) | {"csrf_token", "shown_preset"}
+    assert {n: checked for n, _, checked in form.boxes if n != "preset"} == {k: OFFICIAL[k] for k in CHECKBOXES}
+    assert [(v, checked) for n, v, checked in form.boxes if n == "preset"] == [
+        ("official", True), ("classic", False), ("jma", False)]
     assert form.choices == {"income_tax": ["flat", "choice"], "luxury_tax": ["100", "75"],
-                            "community_chest": ["2021", "2008"], "shortage_auction_floor": ["none", "cost"]}
+                            "community_chest": ["2021", "2008"], "income_tax_worth": ["printed", "half_mortgaged"],
+                            "shortage_auction_floor": ["none", "cost"]}
     assert form.get("start_cash") == "1500" and form.get("go_salary") == "200" and form.get("time_limit_minutes") == ""
     assert form.label == "Create game"
 
@@ -70,7 +76,7 @@ def test_every_setting_changed_on_the_form_reaches_the_game_and_the_summary(clie
         uncheck=["auctions", "mortgage_transfer_fee", "double_rent_with_mortgaged_lot"],
         start_cash="2000", go_salary="250", time_limit_minutes="90", income_tax="choice", luxury_tax="75",
         community_chest="2008", shortage_auction_floor="cost")
-    assert rules == {
+    assert rules == {**OFFICIAL,
         "start_cash": 2000, "go_salary": 250, "go_exact_bonus": True, "free_parking_jackpot": True,
         "luxury_tax": 75, "double_rent_with_mortgaged_lot": False, "auctions": False,
         "mortgage_transfer_fee": False, "shortage_auction_floor": "cost", "income_tax": "choice",
@@ -127,3 +133,48 @@ def test_a_bad_setting_on_the_home_form_is_a_422_with_the_message_and_no_game(ap
     assert all(again.get(k) == v for k, v in typed.items() if k in ("start_cash", "go_salary", "time_limit_minutes"))
     with app.app_context():
         assert db.session.query(Game).count() == 0
+
+
+# Presets
+
+
+def test_a_preset_picked_without_the_fields_refilled_gives_its_rules(client):
+    """No JavaScript: the fields still show the official values, so none of them overrides."""
+    code, rules, banker = create(client, preset="jma")
+    assert rules == vars(Settings.parse({"preset": "jma"}))
+    assert "Tournament rules (Japan Monopoly Association)." in unescape(banker.page())
+    assert "House rules:" not in unescape(banker.page())
+
+
+def test_a_field_changed_from_what_the_form_showed_overrides_the_preset(client):
+    code, rules, banker = create(client, preset="jma", uncheck=["auctions"], start_cash="2000")
+    assert rules == {**vars(Settings.parse({"preset": "jma"})), "auctions": False, "start_cash": 2000}
+    assert ("Tournament rules (Japan Monopoly Association). House rules: start cash $2,000 · no auctions"
+            in unescape(banker.page()))
+
+
+def test_the_page_can_show_a_presets_values_and_then_a_field_turned_off_overrides_it(client):
+    form = only_form(client.get("/?preset=jma").get_data(as_text=True))
+    assert form.get("shown_preset") == "jma"
+    assert ("deals_between_turns", "on", True) in form.boxes
+    data = form.data()
+    data.pop("deals_between_turns")
+    response = client.post(form.action, data=data)
+    code = response.headers["Location"].rsplit("/", 1)[1]
+    with client.application.app_context():
+        settings = store.load_state(store.find_game(code)).settings
+    assert settings.preset == "jma" and not settings.deals_between_turns and settings.jail_card_on_third_miss
+    assert "House rules: deals at any time" in unescape(client.get(f"/t/{code}").get_data(as_text=True))
+
+
+def test_the_classic_preset_names_itself_on_the_host(client):
+    code, rules, banker = create(client, preset="classic")
+    assert (rules["income_tax"], rules["luxury_tax"], rules["community_chest"]) == ("choice", 75, "2008")
+    assert "Classic rules (before 2008)." in unescape(banker.page())
+
+
+def test_an_unknown_preset_on_the_form_is_a_422_with_the_message(app, client):
+    form = home_form(client)
+    response = client.post(form.action, data={**form.data(), "preset": "house"})
+    assert response.status_code == 422
+    assert "preset must be one of: official, classic, jma." in unescape(response.get_data(as_text=True))

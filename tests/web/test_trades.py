@@ -48,7 +48,7 @@ def test_the_composer_lists_only_deeds_that_can_change_hands(client, phone):
     assert [v for n, v, _ in offer.boxes if n == "get_squares"] == ["5"]
     assert [v for n, v, _ in offer.boxes if n == "lift"] == ["5"]  # Bob's Reading Railroad is mortgaged
     text = unescape(composer)
-    assert "If I get it, lift the mortgage now ($110) instead of paying the 10% fee" in text
+    assert "If I get it, repay the mortgage now ($110) instead of paying the 10% fee" in text
     assert "Cash (you have $1,430)" in text and "Cash (Bob has $1,400)" in text
     assert 'class="deed-card railroad mortgaged" data-square="5"' in composer
 
@@ -176,7 +176,7 @@ def test_the_receiver_sees_the_deeds_and_a_lift_choice_for_each_mortgaged_deed(g
     assert '<span class="cash-chip">$300</span>' in card
     accept = page_form(bob.page(), "accept_trade", trade=1)
     assert [(n, v, c) for n, v, c in accept.boxes] == [("lift", "12", False)]  # the railroad is not mortgaged
-    assert "Lift the mortgage on Electric Company now for $83 (otherwise pay the $8 fee now)" in card
+    assert "Repay the mortgage on Electric Company now for $83 (otherwise pay the $8 fee)" in card
     assert not accept.disabled and page_form(bob.page(), "reject_trade", trade=1)
     assert not offer_cards(bob.page(), "outgoing")
 
@@ -189,7 +189,7 @@ def test_the_receiver_sees_the_deeds_and_a_lift_choice_for_each_mortgaged_deed(g
 
 @pytest.mark.parametrize("lift, bob_pays, says", [
     pytest.param(False, 8, "Bob paid the bank $8: 10% on the mortgage of Electric Company.", id="keep-mortgage"),
-    pytest.param(True, 83, "Bob lifted the mortgage on Electric Company for $83.", id="lift"),
+    pytest.param(True, 83, "Bob repaid the mortgage on Electric Company for $83.", id="lift"),
 ])
 @pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
 def test_accepting_charges_the_fee_or_the_lift(game, phone, lift, bob_pays, says, htmx):

@@ -171,8 +171,9 @@ def test_the_host_undo_button_names_what_it_takes_back(game, host):
     game.ok(1, type="pay", to=2, amount=25)
     banker = host(game)
     assert "Undo: Ann paid Bob $25." in unescape(banker.page())
-    banker.post({"type": "undo"})
+    answer = banker.post({"type": "undo"}, htmx=True)
     assert game.cash() == {1: 1500, 2: 1500}
+    assert "The banker undid: Ann paid Bob $25." in unescape(answer.get_data(as_text=True))  # the tap's answer too
 
 
 def test_there_is_nothing_to_undo_in_a_new_game_and_joins_stay(client):

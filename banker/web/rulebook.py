@@ -1,0 +1,52 @@
+"""The game's rules in words: the preset in force, and each setting that differs from it."""
+
+from flask_babel import gettext as _
+
+from ..rules.state import Settings
+
+PRESET_NAMES = {
+    "official": lambda: _("Official rules."),
+    "classic": lambda: _("Classic rules (before 2008)."),
+    "jma": lambda: _("Tournament rules (Japan Monopoly Association)."),
+}
+
+# Each setting's value in words, on either side of what its preset says.
+WORDS = {
+    "start_cash": lambda v, money: _("start cash %(amount)s", amount=money(v)),
+    "go_salary": lambda v, money: _("GO salary %(amount)s", amount=money(v)),
+    "auctions": lambda v, money: _("auctions") if v else _("no auctions"),
+    "free_parking_jackpot": lambda v, money: _("Free Parking jackpot") if v else _("no Free Parking jackpot"),
+    "go_exact_bonus": lambda v, money: _("double salary on GO") if v else _("single salary on GO"),
+    "income_tax": lambda v, money: _("Income Tax 200 or 10%") if v == "choice" else _("Income Tax 200"),
+    "luxury_tax": lambda v, money: _("Luxury Tax %(amount)s", amount=money(v)),
+    "mortgage_transfer_fee": lambda v, money: (_("10% fee on mortgaged deeds changing hands") if v
+                                               else _("no 10% fee on mortgaged deeds changing hands")),
+    "double_rent_with_mortgaged_lot": lambda v, money: (_("double rent even when a lot of the group is mortgaged") if v
+                                                        else _("no double rent when a lot of the group is mortgaged")),
+    "community_chest": lambda v, money: _("2008 Community Chest") if v == "2008" else _("2021 Community Chest"),
+    "shortage_auction_floor": lambda v, money: (_("shortage auctions from building cost") if v == "cost"
+                                                else _("shortage auctions from any price")),
+    "time_limit_minutes": lambda v, money: _("%(n)s-minute game", n=v) if v else _("no time limit"),
+    "deals_between_turns": lambda v, money: _("deals only between turns") if v else _("deals at any time"),
+    "jail_card_on_third_miss": lambda v, money: (_("a jail card instead of the fine after the third miss") if v
+                                                 else _("the fine at once after the third miss")),
+    "hotel_breakdown_only_in_debt": lambda v, money: (_("hotels back to houses only to raise cash") if v
+                                                      else _("hotels back to houses at any time")),
+    "jail_fee_bankruptcy_claim": lambda v, money: (_("the jail fine before the move, its bankruptcy claimable") if v
+                                                   else _("the jail fine with the move")),
+    "income_tax_worth": lambda v, money: (_("10% of worth with mortgaged deeds at half") if v == "half_mortgaged"
+                                          else _("10% of worth with deeds at their price")),
+}
+
+
+def money(amount: int, currency: str = "$") -> str:
+    """An amount as the screens show it (the `money` filter)."""
+    return f"{currency}{amount:,}"
+
+
+def rules_in_words(settings: Settings, currency: str) -> tuple[str, list[str]]:
+    """The preset's name and the settings that differ from it, in words."""
+    preset = Settings.parse({"preset": settings.preset})
+    changes = [words(getattr(settings, key), lambda amount: money(amount, currency))
+               for key, words in WORDS.items() if getattr(settings, key) != getattr(preset, key)]
+    return PRESET_NAMES[settings.preset](), changes

@@ -1,0 +1,217 @@
+"""Issue 10: the host screen on a laptop (1366 x 768) and a TV (1920 x 1080) at a table of eight. In
+the lobby, mid-game, during an auction, with a debt open and at the end, everything that matters
+is on one screen with no page scrolling: all forty squares, every player's cash and square, the
+houses and hotels left, whose turn with its controls, and Undo; clicking leaves nothing scrolled.
+Then the banker acts for a seat without a phone, and a big bank charge asks first."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import LIVE, check_accessible, money, start_game
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"laptop": {"width": 1366, "height": 768}, "tv": {"width": 1920, "height": 1080}}
+SEATS = [("Annabelle", "hat"), ("Ben", "car"), ("Cleo", "dog"), ("Dan", "iron"), ("Eve", "ship"),
+         ("Finn", "wheelbarrow"), ("Gus", "thimble"), ("Hana", "cat")]
+
+# Where each key element is: (what, selector); each must be inside the window and not hidden behind
+# anything, nor scrolled away inside its column.
+BOARD = [("board square", "#board [data-square]"), ("houses and hotels left", "#board .center-supply")]
+MONEY = [("cash", "table.balances td.cash"), ("player's square", "table.balances td.name small"),
+         ("houses and hotels left", "#players .supply"), ("Undo", "#players form.undo button")]
+TURN = [("whose turn", "#turn .whose")]
+LOBBY = [("join QR", "[data-qr=join] svg"), ("seat", "ol.seats li"),
+         ("start", "#seat-order button.primary")]
+
+UNSEEN = """(elements) => elements.flatMap((element) => {
+  const box = element.getBoundingClientRect();
+  const inside = box.width > 0 && box.height > 0 && box.left >= 0 && box.top >= 0
+    && box.right <= innerWidth + 0.5 && box.bottom <= innerHeight + 0.5;
+  const hit = inside && document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return hit && element.contains(hit) ? [] : [element.outerHTML.slice(0, 100)];
+})"""
+
+
+def store_act(server, code: str, who, **action):
+    """One legitimate action through the store in the running server: `who` is "banker", a seat id,
+    or None (a newcomer joining)."""
+    from banker import store
+    from banker.rules import Actor
+
+    actor = Actor(banker=True) if who == "banker" else Actor(player=who)
+    with server.app.app_context():
+        return store.act(code, action, actor=actor)
+
+
+def roll(a: int, b: int) -> dict:
+    return {"type": "roll", "dice": [a, b]}
+
+
+def scrolled(page) -> dict:
+    return page.evaluate("""() => ({top: scrollY, left: scrollX,
+        tall: document.scrollingElement.scrollHeight - innerHeight,
+        wide: document.scrollingElement.scrollWidth - innerWidth})""")
+
+
+def check_one_screen(page, stage: str, keys: list, counts: dict, artifacts) -> None:
+    """At each size: no page scrolling, every key element in view, no axe violation; a screenshot."""
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        what = f"host {stage} on a {size}"
+        expect(page.locator("#message .message:visible")).to_have_count(0)  # what a click did, faded
+        assert scrolled(page) == {"top": 0, "left": 0, "tall": 0, "wide": 0}, what
+        for name, selector in keys:
+            found = page.locator(selector)
+            if name in counts:
+                expect(found).to_have_count(counts[name])
+            assert found.count(), f"{what}: no {name}"
+            unseen = found.evaluate_all(UNSEEN)
+            assert not unseen, f"{what}: {name} out of view: {unseen}"
+        check_accessible(page, what)
+        page.screenshot(path=artifacts / f"host-{stage}-{viewport['width']}x{viewport['height']}.png")
+
+
+def test_the_host_fits_one_screen_at_every_stage_of_the_evening(contexts, server, artifacts):
+    host = contexts.page("host", viewport=SIZES["laptop"])
+    host.goto("/")
+    host.get_by_role("button", name="Create game").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]+$"))
+    code = host.url.rsplit("/", 1)[1]
+    ids = [store_act(server, code, None, type="join", name=name, token=token).player for name, token in SEATS]
+    seats = len(SEATS)
+    expect(host.locator("ol.seats li")).to_have_count(seats, timeout=LIVE)
+    expect(host.locator("#seat-order button")).to_have_count(1)  # one start button
+    check_one_screen(host, "lobby", LOBBY, {"seat": seats}, artifacts)
+
+    # Mid-game, one turn each: Annabelle buys the browns and builds on them, others buy, Cleo
+    # mortgages Reading Railroad, Dan pays Income Tax.
+    host.get_by_role("button", name="Start in this order").click()
+    expect(host.locator("#turn .whose")).to_contain_text("Annabelle's turn", timeout=LIVE)
+    ann, ben, cleo, dan, eve, finn, gus, hana = ids
+    buy = {"type": "buy"}
+    turns = {ann: [roll(1, 1), buy, roll(1, 1), buy, roll(3, 4), {"type": "build", "square": 1},
+                   {"type": "build", "square": 3}],
+             ben: [roll(2, 4), buy], cleo: [roll(2, 3), buy, {"type": "mortgage", "square": 5}],
+             dan: [roll(1, 3)], eve: [roll(4, 5), buy], finn: [roll(5, 6), buy], gus: [roll(4, 6)],
+             hana: [roll(3, 5), buy]}
+    store_act(server, code, "banker", type="move", player=ann, square=39)
+    for who, actions in turns.items():
+        for action in (*actions, {"type": "end_turn"}):
+            store_act(server, code, who, **action)
+    expect(host.locator("#turn .whose")).to_contain_text("Annabelle's turn", timeout=LIVE)
+    expect(host.locator("#board .sq .house")).to_have_count(2, timeout=LIVE)
+    turn = TURN + [("dice", f"#act-for-{ann} .die span"), ("move", f"#act-for-{ann} button.primary")]
+    counts = {"board square": 40, "cash": seats, "player's square": seats}
+    check_one_screen(host, "mid-game", BOARD + MONEY + turn, counts, artifacts)
+
+    # Clicking leaves nothing scrolled: a die, and the banker's folded tools opened (their column
+    # scrolls, not the page).
+    host.set_viewport_size(SIZES["laptop"])
+    host.locator(f"#act-for-{ann}").get_by_role("group", name="Die 1").get_by_text("6", exact=True).click()
+    host.locator("#bank-tools-box summary").click()
+    host.locator("#seat-phones summary").click()
+    host.locator("#end-game summary").click()
+    assert scrolled(host) == {"top": 0, "left": 0, "tall": 0, "wide": 0}
+    for box in ("#bank-tools-box", "#seat-phones", "#end-game"):
+        host.locator(f"{box} summary").click()
+    host.locator("#players").evaluate("column => column.scrollTo(0, 0)")
+
+    # An auction with a bid: the countdown runs; nobody's turn box is left empty.
+    store_act(server, code, ann, **roll(4, 6))                      # Free Parking
+    store_act(server, code, ann, type="end_turn")
+    store_act(server, code, ben, **roll(3, 4))                      # States Avenue, for sale
+    store_act(server, code, ben, type="decline")
+    store_act(server, code, cleo, type="bid", amount=20)
+    expect(host.locator("#turn .auction .countdown")).to_be_visible(timeout=LIVE)
+    expect(host.locator("#turn .act-for")).to_have_count(0)
+    auction = TURN + [("close", "form.close-auction button"), ("countdown", ".close-auction .countdown")]
+    check_one_screen(host, "auction", BOARD + MONEY + auction, counts, artifacts)
+
+    # A debt: Ben is charged more than he has and could raise (his $1,400 and Oriental Avenue's
+    # $50 mortgage): his box offers bankruptcy.
+    store_act(server, code, "banker", type="close_auction")
+    store_act(server, code, "banker", type="bank_charge", player=ben, amount=1500)
+    expect(host.locator("#players ul.debts li")).to_have_text(f"Ben owes the bank {money(1500)}", timeout=LIVE)
+    debt = TURN + [("debt", "#players ul.debts li"), ("bankruptcy", f"#act-for-{ben} button.danger")]
+    check_one_screen(host, "debt", BOARD + MONEY + debt, counts, artifacts)
+
+    # The end: the standings take the middle column, which scrolls by itself for the chart.
+    store_act(server, code, "banker", type="end_game")
+    expect(host.locator("#turn .standings h2")).to_contain_text("wins!", timeout=LIVE)
+    check_one_screen(host, "end", BOARD + MONEY + [("winner", "#turn .standings h2")], counts, artifacts)
+
+
+def test_the_banker_acts_for_a_seat_without_a_phone_and_confirms_a_big_charge(contexts, server, artifacts):
+    host = contexts.page("host", viewport=SIZES["laptop"])
+    host.goto("/")
+    host.get_by_role("button", name="Create game").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]+$"))
+    code = host.url.rsplit("/", 1)[1]
+    ann, bob = (store_act(server, code, None, type="join", name=name, token=token).player
+                for name, token in (("Ann", "hat"), ("Bob", "car")))
+    host.get_by_role("button", name="Start in this order").click()
+    expect(host.locator("#turn .whose")).to_contain_text("Ann's turn", timeout=LIVE)
+    store_act(server, code, ann, **roll(1, 2))
+    store_act(server, code, ann, type="decline")                    # Baltic Avenue at auction
+
+    # Bob has no phone: the banker picks his seat and bids for him; the panel follows live.
+    host.locator(".seat-picker").get_by_role("link", name="Bob").click()
+    expect(host).to_have_url(re.compile(rf"/t/{code}/seats/{bob}$"))
+    panel = host.locator("#seat")
+    panel.locator(".seat-bids").get_by_role("button", name=re.compile(r"^\+10 ")).click()
+    expect(host.locator("#turn .high-bid")).to_have_text(f"High bid {money(10)} by Bob", timeout=LIVE)
+    expect(panel.locator(".seat-bids")).to_have_count(0)            # the high bidder cannot bid again
+    store_act(server, code, ann, type="pass")
+    expect(panel.locator(".lot-row")).to_have_text(re.compile("Baltic Avenue"), timeout=LIVE)
+    check_accessible(host, "the seat panel")
+    host.screenshot(path=artifacts / "host-seat-panel-1366x768.png")
+
+    # A charge above Bob's cash asks first: dismissed, nothing happens; accepted, Bob owes the rest.
+    host.locator("#bank-tools-box summary").click()
+    tools = host.locator("#bank-tools")
+    tools.get_by_label("Player").select_option(label="Bob")
+    tools.get_by_label("Amount").fill("2000")
+    asked = []
+
+    def answer(accept: bool):
+        def on_dialog(dialog) -> None:
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+        return on_dialog
+
+    host.once("dialog", answer(False))
+    tools.get_by_role("button", name="Bank charges").click()
+    assert asked == [(f"Bob has {money(1490)}. Charging more leaves Bob owing the bank the rest, and Bob "
+                      "cannot end a turn until it is paid. Charge anyway?")]
+    host.once("dialog", answer(True))
+    tools.get_by_role("button", name="Bank charges").click()
+    debts = host.locator("#players ul.debts li")
+    expect(debts).to_have_text([f"Bob owes the bank {money(2000)}"], timeout=LIVE)  # one: the one accepted
+    assert len(asked) == 2
+    bob_cash = host.locator(f'table.balances tr[data-player="{bob}"] td.cash')
+    expect(bob_cash).to_have_text(money(1490))
+    # Paying out asks nothing, whatever the amount.
+    tools.get_by_label("Player").select_option(label="Bob")
+    tools.get_by_label("Amount").fill("3000")
+    tools.get_by_role("button", name="Bank pays").click()
+    expect(bob_cash).to_have_text(money(4490), timeout=LIVE)
+    assert len(asked) == 2
+
+
+def test_a_phone_paying_more_than_it_has_still_asks_first(contexts):
+    """The same question as the bank's charge, on a phone: there the payer's cash is the wallet's."""
+    host, _, (ann, _) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
+    ann.locator("#pay-box summary").tap()
+    pay = ann.locator("#pay-box form")
+    pay.get_by_label("To").select_option(label="Bob")
+    pay.get_by_label("Amount").fill("1600")
+    asked = []
+    ann.once("dialog", lambda dialog: asked.append(dialog.message) or dialog.dismiss())
+    pay.get_by_role("button", name="Pay").tap()
+    assert asked == [(f"You have {money(1500)}. Paying more leaves you owing the rest, and you cannot end "
+                      "your turn until it is paid. Pay anyway?")]
+    expect(ann.locator("#wallet [data-cash]")).to_have_text(money(1500))
+    expect(host.locator("#players ul.debts")).to_have_count(0)

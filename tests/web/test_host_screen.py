@@ -1,0 +1,179 @@
+"""The host screen (issue 10): the banker acts for any seat from the seat panel, a bank charge above a
+seat's cash asks first, and no panel shows before it has something to offer."""
+
+import re
+from html import unescape
+
+import pytest
+
+from .games import AUCTION, BALTIC, HTMX, Browser, deed, new_game, page_form, page_forms, play, seat
+
+# Ann rolls to Just Visiting and ends her turn; the banker puts Bob on Boardwalk; he rolls doubles
+# twice, buying Mediterranean Avenue (passing GO) and Baltic Avenue, then 3 + 4 to Just Visiting,
+# and ends his turn. Ann's turn: Bob holds the brown group and 1500 + 200 - 60 - 60 = 1580.
+BOB_HAS_THE_BROWNS = ((1, {"type": "roll", "dice": [4, 6]}), (1, {"type": "end_turn"}),
+                      ("banker", {"type": "move", "player": 2, "square": 39}),
+                      (2, {"type": "roll", "dice": [1, 1]}), (2, {"type": "buy"}),
+                      (2, {"type": "roll", "dice": [1, 1]}), (2, {"type": "buy"}),
+                      (2, {"type": "roll", "dice": [3, 4]}), (2, {"type": "end_turn"}))
+
+
+def seat_screen(banker: Browser, pid: int) -> Browser:
+    """The banker's screen with the seat panel of `pid` open, as picking that seat opens it."""
+    return Browser(banker.client, banker.code, f"/t/{banker.code}/seats/{pid}").load()
+
+
+def act_for_boxes(html: str) -> list[str]:
+    """The turn panel's "Act for" boxes, by id."""
+    return re.findall(r'id="(act-for-\d+)"', html)
+
+
+def bank_seats(html: str) -> list[tuple]:
+    """The seats the banker's pay-or-charge form offers: (id, name, cash, cash in words), as the
+    options carry them for static/app.js."""
+    options = html.split('id="bank-tools"', 1)[1].split("</select>", 1)[0]
+    return re.findall(r'value="(\d)" data-name="(\w+)" data-cash="(\d+)" data-money="([^"]+)"', options)
+
+
+# Acting for any seat.
+
+def test_the_seat_picker_offers_every_seat_still_playing(game3, host):
+    play(game3, (1, {"type": "pay", "to": 2, "amount": 2000}), (1, {"type": "bankrupt"}))
+    page = host(game3).page()
+    assert re.findall(rf'href="/t/{game3.code}/seats/(\d+)"', page) == ["2", "3"]  # Ann is out
+    assert 'aria-current="page"' not in page and not page_forms(page, "pay")
+
+
+def test_the_banker_bids_for_a_seat_whose_turn_it_is_not_and_the_other_passes(client, host):
+    game = play(new_game(client), *AUCTION)  # Ann's turn; Baltic Avenue up for auction
+    bob = seat_screen(host(game), 2)
+    page = bob.page()
+    assert f'href="/t/{game.code}/seats/2" aria-current="page"' in page
+    response = bob.submit(page_form(page, "bid", player=2, amount=10), htmx=True)
+    assert response.status_code == 200 and "Bob bids $10." in unescape(response.get_data(as_text=True))
+    auction = game.state()["auction"]
+    assert (auction["high_bidder"], auction["high_bid"]) == (2, 10)
+    ann = seat_screen(bob, 1)
+    ann.submit(page_form(ann.page(), "pass", player=1), htmx=True)
+    state = game.state()
+    assert state["auction"] is None and deed(state, 3)["owner"] == 2 and seat(state, 2)["cash"] == 1490
+
+
+@pytest.mark.parametrize("type, square, applied", [
+    ("build", 1, lambda s: deed(s, 1)["houses"] == 1 and seat(s, 2)["cash"] == 1580 - 50),
+    ("mortgage", 3, lambda s: deed(s, 3)["mortgaged"] and seat(s, 2)["cash"] == 1580 + 30),
+])
+def test_the_banker_builds_and_mortgages_for_a_seat_whose_turn_it_is_not(client, host, type, square, applied):
+    game = play(new_game(client), *BOB_HAS_THE_BROWNS)
+    bob = seat_screen(host(game), 2)
+    button = page_form(bob.page(), type, player=2, square=square)
+    assert not button.disabled
+    response = bob.submit(button)  # a plain form comes back to Bob's panel
+    assert response.status_code == 303 and response.headers["Location"] == f"/t/{game.code}/seats/2"
+    state = game.state()
+    assert state["turn"] == 1 and applied(state)
+
+
+def test_the_banker_pays_for_a_seat_whose_turn_it_is_not(client, host):
+    game = play(new_game(client), *BOB_HAS_THE_BROWNS)
+    bob = seat_screen(host(game), 2)
+    pay = page_form(bob.page(), "pay", player=2)
+    assert pay.choices["to"] == ["1", "bank"]
+    # Paying more than Bob's $1,580 asks first (static/app.js compares the amount typed).
+    assert pay.attrs["data-cash"] == "1580"
+    assert unescape(pay.attrs["data-over-cash"]).startswith("Bob has $1,580. Paying more")
+    sent = {**pay.data(amount="25", memo="pizza"), "to": "1"}  # Ann, chosen in the list
+    response = bob.client.post(pay.action, data=sent, headers=HTMX)
+    assert "Bob paid Ann $25. (pizza)" in unescape(response.get_data(as_text=True))
+    assert game.cash() == {1: 1525, 2: 1555}
+
+
+def test_the_banker_answers_a_trade_for_the_seat_it_was_offered_to(client, host):
+    game = play(new_game(client), *BALTIC, (1, {"type": "end_turn"}),
+                (2, {"type": "offer_trade", "to": 1, "give": {"cash": 100}, "get": {"squares": [3]}}))
+    banker = host(game)
+    offerer = seat_screen(banker, 2).page()
+    assert not page_forms(offerer, "accept_trade") and page_form(offerer, "withdraw_trade", player=2, trade=1)
+    ann = seat_screen(banker, 1)
+    ann.submit(page_form(ann.page(), "accept_trade", player=1, trade=1), htmx=True)
+    state = game.state()
+    assert deed(state, 3)["owner"] == 2 and state["trades"] == [] and game.cash() == {1: 1540, 2: 1400}
+
+
+def test_a_seat_panel_keeps_up_on_its_own_live_connection(client, host):
+    game = play(new_game(client), *BOB_HAS_THE_BROWNS)
+    bob = seat_screen(host(game), 2)
+    assert f'sse-connect="/t/{game.code}/seats/2/live?v=' in bob.page()
+    game.ok(2, type="build", square=3)
+    pushed = unescape(bob.pushed())
+    assert "Bob has $1,530." in pushed and "Sell house +$25" in pushed
+
+
+def test_only_the_banker_has_a_seat_panel_and_only_for_a_seat_at_the_table(game, host, stranger):
+    banker = host(game)
+    assert banker.client.get(f"/t/{game.code}/seats/9").status_code == 404
+    visitor = stranger(game).page(f"/t/{game.code}/seats/1")
+    assert "seat-title" not in visitor and not page_forms(visitor, "pay")
+
+
+# Big charges.
+
+def test_a_charge_above_the_seats_cash_asks_the_banker_first(client, host):
+    game = play(new_game(client), *BALTIC)  # Ann has $1,440, Bob $1,500
+    page = host(game).page()
+    assert bank_seats(page) == [("1", "Ann", "1440", "$1,440"), ("2", "Bob", "1500", "$1,500")]
+    # The question is the Charge button's, not the Pay button's: paying out never asks.
+    question = re.search(r'value="bank_charge" data-over-cash="([^"]+)"', page)
+    assert question and unescape(question.group(1)).startswith("{name} has {cash}. Charging more leaves {name}")
+    assert not re.search(r'value="bank_pay"[^>]*data-over-cash', page)
+    game.ok("banker", type="bank_pay", player=1, amount=100)
+    assert bank_seats(host(game).page())[0] == ("1", "Ann", "1540", "$1,540")
+
+
+# No empty or premature panels.
+
+def test_no_act_for_box_during_an_auction_where_the_turn_has_nothing_to_do(client, host):
+    game = play(new_game(client), *AUCTION)  # Ann may bid or pass, which the seat panel offers
+    page = host(game).page()
+    assert act_for_boxes(page) == [] and "Act for Ann" not in unescape(page)
+
+
+def test_no_act_for_box_for_a_debtor_who_must_raise_cash_first(client, host):
+    # Ann has $1,440 and Baltic Avenue (mortgage $30): a $1,450 charge is more than she has but not
+    # more than she could raise, so there is neither a payment nor a bankruptcy to offer yet.
+    game = play(new_game(client), *BALTIC, ("banker", {"type": "bank_charge", "player": 1, "amount": 1450}))
+    banker = host(game)
+    assert act_for_boxes(banker.page()) == []
+    game.ok(1, type="mortgage", square=3)
+    page = unescape(banker.page())
+    assert act_for_boxes(page) == ["act-for-1"]
+    assert page_form(page, "pay_debt", player=1).label == "Pay the bank $1,450"
+
+
+def test_the_act_for_box_offers_the_turn_to_whose_turn_it_is(game, host):
+    page = unescape(host(game).page())
+    assert act_for_boxes(page) == ["act-for-1"]
+    roll = page_form(page, "roll", player=1)
+    assert roll.label == "Move Ann"
+
+
+def test_the_auction_countdown_appears_with_the_first_bid(client, host):
+    game = play(new_game(client), *AUCTION)
+    banker = host(game)
+    close = page_form(banker.page(), "close_auction")
+    assert close.label == "Close without a sale" and "data-armed" not in close.attrs
+    assert 'class="countdown"' not in banker.page()
+    game.ok(2, type="bid", amount=10)
+    page = banker.page()
+    assert "data-armed" in page_form(page, "close_auction").attrs and 'class="countdown"' in page
+
+
+def test_the_lobby_has_one_start_button_and_no_balances_yet(client, host):
+    game = new_game(client, start=False)
+    play(game, (1, {"type": "opening_roll", "dice": [1, 2]}), (2, {"type": "opening_roll", "dice": [6, 6]}))
+    page = host(game).page()
+    [start] = page_forms(page, "start")
+    assert start.label == "Start in this order"
+    assert (start.get("pos-1"), start.get("pos-2")) == ("2", "1")  # the places follow the rolls
+    assert "<button" not in page.split('id="players"', 1)[1].split("</section>", 1)[0]
+    assert 'class="balances"' not in page

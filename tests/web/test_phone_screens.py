@@ -1,0 +1,95 @@
+"""Issue 10, the phones: a history worth reading (its player's events and the table's big moments),
+a wallet whose colour groups fold, a card picker in groups, and a seat gone to another phone."""
+
+import re
+from html import unescape
+
+import pytest
+
+from .games import BROWN, TO_CHANCE, page_form, play, rejoin_address, take_seat
+
+SEAT_MOVED = "This seat moved to another phone; ask the banker for a new rejoin code."
+
+
+def history(html: str) -> list[str]:
+    """The phone's history rows, newest first."""
+    section = html.split('<section id="history"', 1)[1].split("</section>", 1)[0]
+    return [unescape(text).strip() for text in re.findall(r"</time>(.*?)</li>", section, re.S)]
+
+
+def group_open(html: str) -> dict[str, bool]:
+    """Each colour group of the wallet, and whether it is shown unfolded."""
+    return {key: rest.startswith(" open") for key, rest in re.findall(r'<details class="group[^"]*" '
+                                                                       r'data-group="(\w+)" id="group-\w+"( open)?',
+                                                                       html)}
+
+
+def test_a_phone_shows_its_own_events_and_the_tables_big_moments_not_every_turn(game3, host, phone):
+    play(game3, (1, {"type": "roll", "dice": [4, 6]}), (1, {"type": "end_turn"}),
+         (2, {"type": "roll", "dice": [1, 2]}), (2, {"type": "buy"}), (2, {"type": "end_turn"}),
+         (3, {"type": "roll", "dice": [4, 6]}), (3, {"type": "end_turn"}))
+    ann = history(phone(game3, 1).page())
+    assert ann == ["Bob bought Baltic Avenue for $60.",
+                   "Ann ended the turn. It is Bob's turn.",
+                   "Ann rolled 4 + 6. Ann moves to Jail / Just Visiting.",
+                   "The game starts. Order: Ann, Bob, Cy.",
+                   "Ann joined the game."]
+    assert history(phone(game3, 3).page()) == ["Cy ended the turn. It is Ann's turn.",
+                                               "Cy rolled 4 + 6. Cy moves to Jail / Just Visiting.",
+                                               "Bob bought Baltic Avenue for $60.",
+                                               "The game starts. Order: Ann, Bob, Cy.",
+                                               "Cy joined the game."]
+    # The host tells everything.
+    told = unescape(host(game3).page())
+    assert "Cy ended the turn. It is Ann's turn." in told and "Bob rolled 1 + 2." in told
+
+
+def test_an_undo_shows_on_the_phones_that_showed_what_it_took_back(game3, phone):
+    play(game3, (1, {"type": "pay", "to": 2, "amount": 5}), ("banker", {"type": "undo"}))
+    said = "The banker undid: Ann paid Bob $5."
+    for pid in (1, 2):
+        assert history(phone(game3, pid).page())[0] == said
+    assert said not in history(phone(game3, 3).page())
+
+
+def test_the_wallet_folds_each_group_and_opens_those_where_something_can_be_done_now(game, phone):
+    play(game, *BROWN, (1, {"type": "roll", "dice": [1, 2]}), (1, {"type": "buy"}))  # and Oriental Avenue
+    ann = phone(game, 1)
+    assert group_open(ann.page()) == {"brown": True, "light_blue": False}  # a house can go up; nothing to do
+    game.ok(1, type="pay", to=2, amount=5000)  # a debt: mortgaging Oriental Avenue would raise cash
+    assert group_open(ann.page()) == {"brown": True, "light_blue": True}
+
+
+def test_the_card_picker_shows_the_moves_first_then_money_then_jail(game, phone):
+    play(game, TO_CHANCE)
+    picker = phone(game, 1).page().split('<div class="card-picker">', 1)[1].split("</div>\n</div>", 1)[0]
+    groups = re.split(r'<h3 id="cards-\w+">', picker)[1:]
+    assert [unescape(g.split("</h3>", 1)[0]) for g in groups] == ["Cards that move you", "Pay or collect", "Jail"]
+    assert [re.findall(r'name="card" value="(\w+)"', g) for g in groups] == [
+        ["ch_advance_boardwalk", "ch_advance_go", "ch_advance_illinois", "ch_advance_st_charles",
+         "ch_nearest_railroad_1", "ch_nearest_railroad_2", "ch_nearest_utility", "ch_go_back_3", "ch_trip_reading"],
+        ["ch_dividend", "ch_general_repairs", "ch_speeding_fine", "ch_chairman", "ch_building_loan"],
+        ["ch_get_out_of_jail_free", "ch_go_to_jail"],
+    ]
+
+
+@pytest.mark.parametrize("where", ["phone", "composer"])
+def test_a_stale_tap_on_a_phone_whose_seat_moved_gets_a_short_message(app, game, host, phone, where):
+    old = phone(game, 1)
+    path = f"/p/{game.code}" if where == "phone" else f"/p/{game.code}/trade/2"
+    form = page_form(old.page(path), "roll" if where == "phone" else "offer_trade")
+    take_seat(app.test_client(), rejoin_address(host(game), 1))
+    before = game.state()
+    tapped = old.submit(form, htmx=True, die1="3", die2="4", give_cash="5")
+    assert tapped.status_code == 403
+    assert unescape(tapped.get_data(as_text=True)).strip() == f'<p class="message error" role="alert">{SEAT_MOVED}</p>'
+    sent = old.submit(form, die1="3", die2="4", give_cash="5")  # a plain form goes to the join page
+    assert sent.status_code == 303 and sent.headers["Location"] == f"/j/{game.code}"
+    assert game.state() == before
+
+
+def test_a_tap_from_a_browser_that_never_had_a_seat_gets_a_short_message(game, stranger):
+    browser = stranger(game)
+    tapped = browser.post({"type": "roll", "dice": [3, 4]}, htmx=True, path=f"/p/{game.code}/act")
+    assert tapped.status_code == 403 and SEAT_MOVED in unescape(tapped.get_data(as_text=True))
+    assert "<form" not in tapped.get_data(as_text=True)
