@@ -125,7 +125,9 @@ def test_a_phones_first_load_is_at_most_40_kb_before_htmx_and_the_next_visit_onl
     phone.on("requestfinished", finished)
     phone.on("response", lambda response: encodings.setdefault(path_of(response.url),
                                                                response.headers.get("content-encoding")))
-    phone.goto(f"/p/{code}")
+    # The live connection's answer comes after the page's load: wait for its headers.
+    with phone.expect_response(lambda response: path_of(response.url) == f"/p/{code}/live") as live:
+        phone.goto(f"/p/{code}")
     expect(phone.locator("#turn h2")).to_have_text("Your turn")
     phone.wait_for_load_state("load")
     htmx = {path: n for path, n in sizes.items() if path.startswith("/static/vendor/")}
@@ -136,7 +138,7 @@ def test_a_phones_first_load_is_at_most_40_kb_before_htmx_and_the_next_visit_onl
 
     # All compressed, through waitress, but the live connection, whose pushes a compressor would
     # hold back: a change still shows at once.
-    assert all(encodings[path] for path in sizes) and encodings[f"/p/{code}/live"] is None
+    assert all(encodings[path] for path in sizes) and live.value.headers.get("content-encoding") is None
     ann_id = int(host.locator("table.balances tr", has_text="Ann").get_attribute("data-player"))
     store_act(contexts.server, code, Actor(banker=True), type="bank_pay", player=ann_id, amount=100)
     expect(phone.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1600", timeout=LIVE)
