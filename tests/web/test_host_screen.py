@@ -177,3 +177,11 @@ def test_the_lobby_has_one_start_button_and_no_balances_yet(client, host):
     assert (start.get("pos-1"), start.get("pos-2")) == ("2", "1")  # the places follow the rolls
     assert "<button" not in page.split('id="players"', 1)[1].split("</section>", 1)[0]
     assert 'class="balances"' not in page
+
+
+def test_the_hosts_buy_and_decline_name_the_seat_so_a_stale_page_cannot_act_for_another(game, host):
+    """The banker's Buy / Decline for Ann carry her seat, so a tap from a page that fell behind is
+    checked against Ann's offer, never applied to whoever's turn it is by then."""
+    play(game, (1, {"type": "roll", "dice": [1, 2]}))  # Ann on Baltic Avenue, offered it
+    page = host(game).page()
+    assert page_form(page, "buy").get("player") == page_form(page, "decline").get("player") == "1"
