@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-from flask import current_app, request, url_for
+from flask import abort, current_app, request, url_for
 
 from .. import qr, store
 from ..models import Game
@@ -353,12 +353,16 @@ def _seat_places(state: GameState) -> dict:
             "rolls_done": len(state.players) >= 2 and not waiting}
 
 
-def composer_context(game: Game, player: int, partner: int) -> dict:
-    """The trade composer: what each of the two players could put on the table."""
+def composer_context(game: Game, player: int, partner: int, banker: bool = False) -> dict:
+    """The trade composer: what each of the two players could put on the table. `banker`: the banker
+    composes it for `player`, a seat without a phone (`seat` in the template; None on the phone).
+    404 unless both are different players still in the game."""
     screen = PhoneScreen(game, player)
-    context = {**screen.base, **screen.me}
     state = screen.state
+    if player == partner or not all(state.has_player(p) and not state.player(p).bankrupt
+                                    for p in (player, partner)):
+        abort(404)
     theirs = tradeable(state, partner)
-    context.update(partner=state.player(partner), mine=tradeable(state, player), theirs=theirs,
-                   lift_costs={sq: lift_cost(state.board[sq].mortgage) for sq in theirs})
-    return context
+    return {**screen.base, **screen.me, "seat": state.player(player) if banker else None,
+            "partner": state.player(partner), "mine": tradeable(state, player), "theirs": theirs,
+            "lift_costs": {sq: lift_cost(state.board[sq].mortgage) for sq in theirs}}

@@ -1,9 +1,8 @@
 """The phone screen (/p/<code>): my cash, my turn, my deeds, pay, history."""
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import store
 from .context import PhoneScreen, composer_context
 from .live import Gone, watch
 from .respond import from_htmx, message, perform
@@ -52,10 +51,6 @@ def trade(code, partner):
     if request.method == "POST":
         return perform(game.code, browser("seat"), request.form, here,
                        done=url_for("player.page", code=game.code), rejoin=url_for("join.page", code=game.code))
-    state = store.load_state(game)
-    if partner == seat.player or not state.has_player(partner) or state.player(partner).bankrupt \
-            or state.player(seat.player).bankrupt:
-        abort(404)
     return render_template("player/trade.html", **composer_context(game, seat.player, partner))
 
 

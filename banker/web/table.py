@@ -1,14 +1,15 @@
 """The host screen (/t/<code>): board, balances, bank supply, history, and the banker's tools.
 
 The banker acts for a player without a phone on the seat's own address (/t/<code>/seats/<player>):
-the same screen, with that seat's panel open, and a live connection that keeps it up to date.
+the same screen, with that seat's panel open, and a live connection that keeps it up to date. The
+seat's trade offers are made on the phones' composer, at /t/<code>/seats/<player>/trade/<partner>.
 """
 
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import qr, store
-from .context import TableScreen, public_url
+from .context import TableScreen, composer_context, public_url
 from .live import watch
 from .respond import message, perform
 from .seats import browser, visit_or_404
@@ -40,8 +41,23 @@ def act(code, player=None):
     to the screen it came from (the seat's, for the seat panel's forms)."""
     banker = browser("banker")
     if banker is None:
-        return message(_("Only the banker's screen can do that."), 403)
+        return _not_the_banker()
     return perform(code, banker, request.form, url_for("table.page", code=code.upper(), player=player))
+
+
+@bp.route("/seats/<int:player>/trade/<int:partner>", methods=["GET", "POST"])
+def trade(code, player, partner):
+    """Compose an offer from a seat without a phone to `partner`, as the seat's phone would; the form
+    names the seat, as every banker's form acting for one does. A refusal stays here; sending it
+    returns to the seat panel."""
+    game, banker = visit_or_404(code, "banker")
+    if banker is None:
+        return _not_the_banker()
+    if request.method == "POST":
+        return perform(game.code, browser("banker"), request.form,
+                       url_for("table.trade", code=game.code, player=player, partner=partner),
+                       done=url_for("table.page", code=game.code, player=player))
+    return render_template("table/trade.html", **composer_context(game, player, partner, banker=True))
 
 
 @bp.post("/seats/<int:player>/rejoin")
@@ -50,7 +66,7 @@ def rejoin(code, player):
     takes the seat, the old one stops working."""
     game, banker = visit_or_404(code, "banker")
     if banker is None:
-        return message(_("Only the banker's screen can do that."), 403)
+        return _not_the_banker()
     try:
         rejoin = store.new_claim(game, player)
     except LookupError:
@@ -58,3 +74,8 @@ def rejoin(code, player):
     url = public_url(url_for("join.rejoin", code=game.code, rejoin=rejoin))
     return render_template("table/rejoin.html", code=game.code, url=url, rejoin_qr=qr.svg(url),
                            minutes=store.CLAIM_SECONDS // 60, seat=store.load_state(game).player(player))
+
+
+def _not_the_banker():
+    """The answer to the banker's pages and forms from any other browser."""
+    return message(_("Only the banker's screen can do that."), 403)

@@ -2,14 +2,15 @@
 the lobby, mid-game, during an auction, with a debt open and at the end, everything that matters
 is on one screen with no page scrolling: all forty squares, every player's cash and square, the
 houses and hotels left, whose turn with its controls, and Undo; clicking leaves nothing scrolled.
-Then the banker acts for a seat without a phone, and a big bank charge asks first."""
+Then the banker acts for a seat without a phone, offers a trade in its name, and a big bank charge
+asks first."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LIVE, check_accessible, money, start_game
+from .conftest import LIVE, PHONE, check_accessible, join, money, start_game
 
 pytestmark = pytest.mark.e2e
 
@@ -199,6 +200,53 @@ def test_the_banker_acts_for_a_seat_without_a_phone_and_confirms_a_big_charge(co
     tools.get_by_role("button", name="Bank pays").click()
     expect(bob_cash).to_have_text(money(4490), timeout=LIVE)
     assert len(asked) == 2
+
+
+def test_the_banker_offers_a_trade_for_a_seat_without_a_phone(contexts, server, artifacts):
+    host = contexts.page("host", viewport=SIZES["laptop"])
+    host.goto("/")
+    host.get_by_role("button", name="Create game").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]+$"))
+    code = host.url.rsplit("/", 1)[1]
+    ann = store_act(server, code, None, type="join", name="Ann", token="hat").player  # no phone
+    bob = contexts.page("phone", **PHONE)
+    join(bob, host.locator(".join-panel .url").inner_text(), "Bob", "Dog")
+    expect(host.locator("ol.seats li")).to_have_count(2, timeout=LIVE)
+    host.get_by_role("button", name="Start in this order").click()
+    expect(host.locator("#turn .whose")).to_contain_text("Ann's turn", timeout=LIVE)
+    store_act(server, code, ann, **roll(1, 2))
+    store_act(server, code, ann, type="buy")                        # Baltic Avenue
+
+    # From Ann's seat panel to the composer, which speaks of Ann by name.
+    host.locator(".seat-picker").get_by_role("link", name="Ann").click()
+    host.locator("#seat").get_by_role("link", name="Offer Bob a trade").click()
+    expect(host).to_have_url(re.compile(rf"/t/{code}/seats/{ann}/trade/\d+$"))
+    composer = host.url
+    expect(host.get_by_role("heading", level=1)).to_have_text("Trade for Ann with Bob")
+    give = host.get_by_role("group", name="Ann gives")
+    expect(give.get_by_label(f"Cash (Ann has {money(1440)})")).to_be_visible()
+
+    # An empty offer is refused where it was made; then Baltic Avenue for $100 of Bob's cash.
+    send = host.get_by_role("button", name="Send the offer to Bob")
+    send.click()
+    expect(host.locator("#message")).to_contain_text("The offer is empty: add cash, deeds or cards.")
+    assert host.url == composer
+    give.get_by_role("checkbox", name=re.compile("Baltic Avenue")).check()
+    host.get_by_role("group", name="Bob gives").get_by_label(f"Cash (Bob has {money(1500)})").fill("100")
+    check_accessible(host, "the banker's trade composer")
+    host.screenshot(path=artifacts / "host-trade-composer-1366x768.png", full_page=True)
+    send.click()
+
+    # Back on Ann's seat panel, with the offer to withdraw; Bob's phone has it to answer.
+    expect(host).to_have_url(re.compile(rf"/t/{code}/seats/{ann}$"))
+    expect(host.locator("#message")).to_contain_text("Ann offers Bob a trade.")
+    offer = host.locator("#seat .offer-card")
+    expect(offer).to_contain_text("Ann offers Bob")
+    expect(offer.get_by_role("button", name="Withdraw")).to_be_visible()
+    incoming = bob.locator("#trades .offer-card.incoming")
+    expect(incoming).to_contain_text("Ann offers you", timeout=LIVE)
+    expect(incoming.get_by_role("button", name="Accept")).to_be_enabled()
+    check_accessible(host, "the seat panel with the offer sent")
 
 
 def test_a_phone_paying_more_than_it_has_still_asks_first(contexts):
