@@ -89,13 +89,18 @@ def text_at_200_percent(page) -> None:
     page.evaluate("() => { document.documentElement.style.fontSize = '200%'; }")
 
 
-def check_accessible(page, what: str) -> None:
-    """axe-core finds no violation of the WCAG rules it checks on the page as it is now."""
+def axe_violations(page) -> list[str]:
+    """What axe-core finds against the WCAG rules it checks on the page as it is now, one line each."""
     from axe_playwright_python.sync_playwright import Axe
 
-    found = Axe().run(page).response["violations"]
-    assert not found, f"{what}: " + "; ".join(
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n['html'][:80] for n in v['nodes']]}" for v in found)
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['html'][:80] for n in v['nodes']]}"
+            for v in Axe().run(page).response["violations"]]
+
+
+def check_accessible(page, what: str) -> None:
+    """axe-core finds no violation of the WCAG rules it checks on the page as it is now."""
+    found = axe_violations(page)
+    assert not found, f"{what}: " + "; ".join(found)
 
 
 class Server:

@@ -27,7 +27,7 @@ def read_qr(svg: str) -> str:
 
 def join_panel(html: str) -> tuple[str, str]:
     """The join QR's SVG and the join address printed beside it."""
-    svg = re.search(r'<div class="qr" data-qr="join">(.*?)</div>', html, re.S).group(1)
+    svg = re.search(r'<div class="qr" data-qr="join"[^>]*>(.*?)</div>', html, re.S).group(1)
     url = re.search(r'<p class="url">([^<]+)</p>', html).group(1)
     return svg, unescape(url)
 
@@ -67,7 +67,7 @@ def test_the_join_qr_uses_public_url_when_the_host_browses_on_localhost(database
 def test_the_rejoin_qr_encodes_the_rejoin_address(game, host):
     banker = host(game)
     html = banker.client.post(f"/t/{game.code}/seats/2/rejoin", data={"csrf_token": banker.csrf}).get_data(as_text=True)
-    svg = re.search(r'data-qr="rejoin">(.*?)</div>', html, re.S).group(1)
+    svg = re.search(r'data-qr="rejoin"[^>]*>(.*?)</div>', html, re.S).group(1)
     url = re.search(r'<p class="url">([^<]+)</p>', html).group(1)
     assert re.fullmatch(rf"http://localhost/j/{game.code}/r/[\w-]{{20,}}", url)
     assert read_qr(svg) == url
