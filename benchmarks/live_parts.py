@@ -1,0 +1,80 @@
+"""Benchmark, in process: what one change costs the live connections of a table's nine screens
+(the host and eight phones), rendered as the live connection renders them (a part whose inputs
+did not change is not rendered again), and which templates that time goes to, at about 60 and
+1,000 events.
+
+Run: .venv/bin/python benchmarks/live_parts.py   (prints a table; asserts nothing)
+"""
+
+import collections
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from bot import next_move
+
+from banker import create_app, store
+from banker.rules import Actor, GameError
+from banker.rules.view import state_json
+from banker.web import live
+from banker.web.context import PhoneScreen, TableScreen
+
+NAMES = (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat"), ("Ed", "ship"), ("Flo", "iron"),
+         ("Gus", "thimble"), ("Hal", "wheelbarrow"))
+BANKER = Actor(banker=True)
+CHANGES = 60
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp())
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}", "SECRET_KEY": "bench",
+                      "HTMX_CDN": False, "RATELIMIT_ENABLED": False}, instance_path=folder)
+    rng = random.Random(8)
+    with app.app_context():
+        code = store.create_game()[0].code
+        for name, token in NAMES:
+            store.act(code, {"type": "join", "name": name, "token": token})
+        store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
+
+        def move() -> None:
+            game = store.find_game(code)
+            who, action = next_move(state_json(store.load_state(game), game.version), rng)
+            try:
+                store.act(code, action, actor=BANKER if who == "banker" else Actor(player=who))
+            except GameError:
+                pass
+
+        for events in (60, 1000):
+            while store.find_game(code).version < events:
+                move()
+            spent, renders = collections.Counter(), collections.Counter()
+            render = live.render_template
+
+            def timed(name, **context):
+                start = time.perf_counter()
+                html = render(name, **context)
+                spent[name] += time.perf_counter() - start
+                renders[name] += 1
+                return html
+
+            live.render_template = timed
+            shown: dict = {}
+            total = 0.0
+            with app.test_request_context():
+                for _ in range(CHANGES):
+                    move()
+                    game = store.find_game(code)
+                    start = time.perf_counter()
+                    screens = [("host", TableScreen(game, True))] + [(p, PhoneScreen(game, p)) for p in range(1, 9)]
+                    for key, screen in screens:
+                        shown[key] = live.render_parts(screen, shown.get(key))
+                    total += time.perf_counter() - start
+            live.render_template = render
+            print(f"about {events:,} events: {total / CHANGES * 1000:.1f} ms per change for nine screens")
+            for name, seconds in spent.most_common(8):
+                print(f"  {name:28} {seconds / CHANGES * 1000:6.2f} ms  {renders[name] / CHANGES:4.1f} renders per change")
+
+
+if __name__ == "__main__":
+    main()
