@@ -346,10 +346,11 @@ def board_cells(state: GameState) -> list[dict]:
 
 def _seat_places(state: GameState) -> dict:
     """The lobby's suggested seat order: by opening rolls so far (highest first), then the rest
-    in joining order; and whether the rolls alone now decide the whole order."""
+    in joining order (`seated`, the list in that order, so it reads as it will be played); and
+    whether the rolls alone now decide the whole order."""
     ranked = sorted(state.players, key=lambda p: (not p.opening_rolls, [-r for r in p.opening_rolls]))
     waiting = [p for p in state.players if needs_opening_roll(state, p)]
-    return {"seat_places": {p.id: n for n, p in enumerate(ranked, 1)},
+    return {"seat_places": {p.id: n for n, p in enumerate(ranked, 1)}, "seated": ranked,
             "rolls_done": len(state.players) >= 2 and not waiting}
 
 

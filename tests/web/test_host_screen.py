@@ -175,6 +175,8 @@ def test_the_lobby_has_one_start_button_and_no_balances_yet(client, host):
     [start] = page_forms(page, "start")
     assert start.label == "Start in this order"
     assert (start.get("pos-1"), start.get("pos-2")) == ("2", "1")  # the places follow the rolls
+    seats = page.split('<ol class="seats">', 1)[1].split("</ol>", 1)[0]
+    assert seats.index("Bob") < seats.index("Ann")  # and the list reads in that order
     assert "<button" not in page.split('id="players"', 1)[1].split("</section>", 1)[0]
     assert 'class="balances"' not in page
 
