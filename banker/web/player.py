@@ -1,11 +1,10 @@
 """The phone screen (/p/<code>): my cash, my turn, my deeds, pay, history."""
 
 from flask import Blueprint, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 
 from .context import PhoneScreen, composer_context
 from .live import Gone, watch
-from .respond import from_htmx, message, perform
+from .respond import from_htmx, perform, seat_moved
 from .seats import browser, visit_or_404
 
 bp = Blueprint("player", __name__, url_prefix="/p/<code>")
@@ -59,5 +58,5 @@ def _no_seat(code: str):
     plain form goes on to the join page; a tap sent by htmx gets a short message, not the join page
     swapped into the message box."""
     if from_htmx():
-        return message(_("This seat moved to another phone; ask the banker for a new rejoin code."), 403)
+        return seat_moved()
     return redirect(url_for("join.page", code=code), 303 if request.method == "POST" else 302)

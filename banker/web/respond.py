@@ -54,6 +54,16 @@ def message(text: str, status: int, back: str | None = None):
     return render_template("error.html", message=text), status
 
 
+def not_the_banker():
+    """The answer to the banker's pages and forms from any other browser."""
+    return message(_("Only the banker's screen can do that."), 403)
+
+
+def seat_moved():
+    """The answer to a tap from a browser whose seat went to another phone (or that has none)."""
+    return message(_("This seat moved to another phone; ask the banker for a new rejoin code."), 403)
+
+
 def perform(code: str, browser: store.Browser, form, back: str, done: str | None = None,
             rejoin: str | None = None):
     """Apply an action form for this browser (as the banker or its seat) and answer with its
@@ -73,10 +83,10 @@ def perform(code: str, browser: store.Browser, form, back: str, done: str | None
         return refused(error, store.load_state(game), back)
     except store.UnknownSecret:
         if browser.role == "banker":
-            return message(_("Only the banker's screen can do that."), 403)
+            return not_the_banker()
         if rejoin and not from_htmx():
             return redirect(rejoin, 303)
-        return message(_("This seat moved to another phone; ask the banker for a new rejoin code."), 403)
+        return seat_moved()
     except store.Busy:
         return message(_("The table is busy; try again."), 503, back)
     except LookupError:

@@ -6,12 +6,11 @@ seat's trade offers are made on the phones' composer, at /t/<code>/seats/<player
 """
 
 from flask import Blueprint, abort, render_template, request, url_for
-from flask_babel import gettext as _
 
 from .. import qr, store
 from .context import TableScreen, composer_context, public_url
 from .live import watch
-from .respond import message, perform
+from .respond import not_the_banker, perform
 from .seats import browser, visit_or_404
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code>")
@@ -41,7 +40,7 @@ def act(code, player=None):
     to the screen it came from (the seat's, for the seat panel's forms)."""
     banker = browser("banker")
     if banker is None:
-        return _not_the_banker()
+        return not_the_banker()
     return perform(code, banker, request.form, url_for("table.page", code=code.upper(), player=player))
 
 
@@ -52,7 +51,7 @@ def trade(code, player, partner):
     returns to the seat panel."""
     game, banker = visit_or_404(code, "banker")
     if banker is None:
-        return _not_the_banker()
+        return not_the_banker()
     if request.method == "POST":
         return perform(game.code, browser("banker"), request.form,
                        url_for("table.trade", code=game.code, player=player, partner=partner),
@@ -66,7 +65,7 @@ def rejoin(code, player):
     takes the seat, the old one stops working."""
     game, banker = visit_or_404(code, "banker")
     if banker is None:
-        return _not_the_banker()
+        return not_the_banker()
     try:
         rejoin = store.new_claim(game, player)
     except LookupError:
@@ -74,8 +73,3 @@ def rejoin(code, player):
     url = public_url(url_for("join.rejoin", code=game.code, rejoin=rejoin))
     return render_template("table/rejoin.html", code=game.code, url=url, rejoin_qr=qr.svg(url),
                            minutes=store.CLAIM_SECONDS // 60, seat=store.load_state(game).player(player))
-
-
-def _not_the_banker():
-    """The answer to the banker's pages and forms from any other browser."""
-    return message(_("Only the banker's screen can do that."), 403)

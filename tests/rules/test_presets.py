@@ -87,6 +87,16 @@ def test_raising_cash_for_a_debt_is_allowed_in_the_middle_of_a_turn():
     assert refusal(state, CY, "offer_trade", RuleError, to=ANN, give={"cash": 5}).code == "between_turns"
 
 
+def test_placing_a_building_won_at_auction_is_allowed_while_other_deals_wait():
+    state = owning(owning(started(3, JMA), ANN, 1, 3), BOB, 5)
+    state = play(state, BANKER, "auction_building", building="house")
+    state = play(state, ANN, "bid", amount=50)  # the only bidder: sold at once
+    assert state.pending == {"kind": "place", "player": ANN, "building": "house"}
+    assert refusal(state, BOB, "mortgage", RuleError, square=5).code == "between_turns"
+    state = play(state, ANN, "build", square=1)  # the placement the game waits for
+    assert state.deeds[1].houses == 1 and state.pending is None
+
+
 # jail_card_on_third_miss
 
 
