@@ -4,11 +4,15 @@ import argparse
 import signal
 import socket
 
+from babel.core import default_locale
+from flask_babel import force_locale
+from flask_babel import gettext as _
 from waitress import serve
 
 from . import create_app, qr
 from .lan import local_only, server_url
 from .web import HTMX_CDN_HOST
+from .web.languages import LANGUAGES, LOCALES
 
 
 def cdn_reachable(timeout: float = 1.5) -> bool:
@@ -42,6 +46,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
     parser.add_argument("--offline", action="store_true",
                         help="never load htmx from the CDN (it is served by the app itself)")
+    parser.add_argument("--lang", choices=LANGUAGES,
+                        help="the language of these lines (default: the terminal's, from LANG)")
     args = parser.parse_args(argv)
 
     app = create_app()
@@ -50,15 +56,27 @@ def main(argv: list[str] | None = None) -> None:
     app.config["PUBLIC_URL"] = url
     app.config["HTMX_CDN"] = not args.offline and cdn_reachable()
     print(qr.terminal(url))
-    print(f"Tabletop Banker is running. Open {url} on this laptop to create a game;")
-    if local_only(args.host):
-        print(f"only this computer can open it: for phones, start it with --host 0.0.0.0 (not {args.host}).")
-    else:
-        print("phones on the same Wi-Fi join by scanning the code the game shows.")
-    print(f"Database: {app.config['SQLALCHEMY_DATABASE_URI']}  (Ctrl+C to stop)", flush=True)
+    print(banner(app, url, args.host, args.lang or terminal_language()), flush=True)
     # Ctrl+C first ends the open live connections, so that waitress's threads stop at once.
     signal.signal(signal.SIGINT, lambda *_: _stop(app))
     serve(app, host=args.host, port=args.port, **server_options(app))
+
+
+def terminal_language() -> str:
+    """The terminal's language (LANGUAGE, LC_ALL, LC_MESSAGES or LANG) if the app speaks it."""
+    found = (default_locale("LC_MESSAGES") or "en").split("_")[0]
+    return found if found in LANGUAGES else "en"
+
+
+def banner(app, url: str, host: str, language: str) -> str:
+    """What the terminal says once the server is up: where to go, who can reach it, the database."""
+    with app.app_context(), force_locale(LOCALES[language]):
+        reach = (_("Only this computer can open it: for phones, start it with --host 0.0.0.0 (not %(host)s).",
+                   host=host) if local_only(host)
+                 else _("Phones on the same Wi-Fi join by scanning the code the game shows."))
+        return "\n".join((
+            _("Tabletop Banker is running. Open %(url)s on this laptop to create a game.", url=url), reach,
+            _("Database: %(database)s  (Ctrl+C to stop)", database=app.config["SQLALCHEMY_DATABASE_URI"])))
 
 
 def _stop(app) -> None:

@@ -17,7 +17,7 @@ from .models import Badge, Checkpoint, Claim, Event, Game, Seat, db
 from .notifier import announce
 from .rules import Actor, GameState, Settings, apply, new_game, parse, replay
 from .rules.actions import UNDO, only_fields
-from .rules.board import EDITION_NAMES
+from .rules.board import EDITION_NAMES, load_board
 from .rules.errors import ActionError, N_, NotAllowed, RuleError
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -126,7 +126,7 @@ def create_game(edition: str = "us", settings: dict | None = None,
     if not isinstance(edition, str) or edition not in EDITION_NAMES:
         raise ActionError("unknown_edition", N_("Unknown edition; the editions are: {editions}."),
                           editions=", ".join(EDITION_NAMES))
-    chosen = Settings.parse(settings)
+    chosen = Settings.parse(settings, load_board(edition).settings)
     state = new_game(edition, chosen)
     banker_token = new_token()
     with writing():

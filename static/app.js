@@ -183,18 +183,20 @@ document.addEventListener("htmx:sendError", () => {
   box.replaceChildren(line);
 });
 
-// The new-game form: picking a preset fills every rule field in with its values, so what the
-// form shows is what the game gets (without JavaScript the server applies the preset to the
-// fields left as shown).
+// The new-game form: picking an edition or a preset fills every rule field in with its values
+// (an edition has its own defaults, such as the UK's double rent), so what the form shows is what
+// the game gets (without JavaScript the server applies them to the fields left as shown).
 document.addEventListener("change", (event) => {
   const form = event.target.closest("form.new-game");
-  if (!form || event.target.name !== "preset") return;
-  const values = JSON.parse(form.dataset.presets)[event.target.value];
+  if (!form || !["preset", "edition"].includes(event.target.name)) return;
+  const edition = form.elements.edition.value, preset = form.elements.preset.value;
+  const values = JSON.parse(form.dataset.presets)[edition][preset];
   for (const [key, value] of Object.entries(values)) {
     const field = form.elements[key];
     if (!field || key === "preset") continue;
     if (field.type === "checkbox") field.checked = value;
     else field.value = key === "time_limit_minutes" && !value ? "" : String(value);
   }
-  form.elements.shown_preset.value = event.target.value;
+  form.elements.shown_preset.value = preset;
+  form.elements.shown_edition.value = edition;
 });

@@ -77,7 +77,7 @@ def test_banker_on_one_address_prints_and_qr_encodes_that_address_and_games_invi
     url = f"http://127.0.0.1:{port}/"
     assert f"Open {url} on this laptop" in banner
     assert read_terminal_qr(banner) == url
-    assert "only this computer can open it" in banner
+    assert "Only this computer can open it" in banner
     assert "Create game" in get(url)
     request = urllib.request.Request(f"{url}api/games", b"{}", {"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:

@@ -1,4 +1,5 @@
-"""The board: forty squares loaded from an edition file in rules/editions/."""
+"""The board: forty squares loaded from an edition file in rules/editions/. A national edition
+(uk, fr, pt, ja) is the US board's numbers and cards under its own names, currency and defaults."""
 
 import json
 from dataclasses import dataclass, field
@@ -24,6 +25,9 @@ class Square:
     mortgage: int = 0
     amount: int = 0
     tax: str | None = None
+    # What the square is, for the screens to name it in their reader's language when it is not a
+    # place ("go", "chance", "income_tax", "super_tax", ...); a place keeps its printed name.
+    term: str | None = None
 
     @property
     def ownable(self) -> bool:
@@ -39,6 +43,11 @@ class Board:
     currency: str
     squares: tuple[Square, ...]
     constants: dict = field(hash=False)
+    language: str = "en"  # the language its names are printed in
+    cards: str = "us"  # whose Chance and Community Chest cards it uses
+    # The settings this edition's own rulebook gives where they differ from the US (a game's preset
+    # and its chosen settings still override them).
+    settings: dict = field(default_factory=dict, hash=False)
 
     def __getitem__(self, index: int) -> Square:
         return self.squares[index]
@@ -66,7 +75,10 @@ class Board:
 
 # The boards a game can be played on. A name comes from users (the API's "edition"), so it is
 # looked up here and never used as a path on its own.
-EDITION_NAMES = ("us",)
+EDITION_NAMES = ("us", "uk", "fr", "pt", "ja")
+# A square's term when its type says it all (taxes and utilities name their own).
+TERMS = {"go": "go", "community_chest": "community_chest", "chance": "chance", "jail": "jail",
+         "free_parking": "free_parking", "go_to_jail": "go_to_jail"}
 
 
 @cache
@@ -75,9 +87,24 @@ def load_board(edition: str = "us") -> Board:
     a name that is not in EDITION_NAMES."""
     if edition not in EDITION_NAMES:
         raise KeyError(edition)
-    data = json.loads((EDITIONS / f"{edition}.json").read_text(encoding="utf-8"))
-    squares = tuple(
-        Square(**{**raw, "rent": tuple(raw.get("rent", ()))}) for raw in data["squares"]
-    )
-    return Board(data["edition"], data["currency"], squares, data["constants"])
+    data = _read(edition)
+    raws = data["squares"]
+    if "base" in data:  # a national edition: the base's squares under this edition's names
+        base = _read(data["base"])
+        raws = [{**square, **named} for square, named in zip(base["squares"], raws, strict=True)]
+        data = {**base, **data, "cards": data["base"]}
+    squares = tuple(Square(**{"term": _term(raw), **raw, "rent": tuple(raw.get("rent", ()))}) for raw in raws)
+    return Board(data["edition"], data["currency"], squares, data["constants"],
+                 language=data.get("language", "en"), cards=data.get("cards", edition),
+                 settings=data.get("settings", {}))
+
+
+def _read(edition: str) -> dict:
+    return json.loads((EDITIONS / f"{edition}.json").read_text(encoding="utf-8"))
+
+
+def _term(raw: dict) -> str | None:
+    if raw["type"] == "tax":
+        return f"{raw['tax']}_tax"
+    return TERMS.get(raw["type"])
 

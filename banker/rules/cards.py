@@ -23,7 +23,7 @@ def _cards(edition: str) -> dict:
 
 def deck(state: GameState, name: str) -> list[dict]:
     """The sixteen cards of a deck, Community Chest in the edition the game chose."""
-    cards = _cards(state.edition)
+    cards = _cards(state.board.cards)
     return cards["chance"] if name == "chance" else cards[f"chest_{state.settings.community_chest}"]
 
 

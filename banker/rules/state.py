@@ -37,8 +37,9 @@ class Settings:
     income_tax_worth: str = "printed"           # the 10% choice's worth: "half_mortgaged" (JMA)
 
     @classmethod
-    def parse(cls, data: dict | None) -> "Settings":
-        """Validate user-supplied settings; unknown keys and out-of-range values are ActionErrors."""
+    def parse(cls, data: dict | None, edition: dict | None = None) -> "Settings":
+        """Validate user-supplied settings; unknown keys and out-of-range values are ActionErrors.
+        `edition` holds the edition's own defaults (Board.settings), which the preset overrides."""
         if data is not None and not isinstance(data, dict):
             raise ActionError("bad_settings", N_("rules must be an object of settings."))
         data = dict(data or {})
@@ -46,7 +47,7 @@ class Settings:
         if not isinstance(preset, str) or preset not in PRESETS:
             raise ActionError("bad_setting", N_("{key} must be one of: {choices}."),
                               key="preset", choices=", ".join(PRESETS))
-        data = {**PRESETS[preset], **data}
+        data = {**(edition or {}), **PRESETS[preset], **data}
         defaults = vars(cls())
         for key, value in data.items():
             # vars, not hasattr: "parse" and "__dict__" are attributes too, but no settings.

@@ -6,18 +6,18 @@ import secrets
 from dataclasses import dataclass
 
 from flask import Flask, current_app, render_template, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from . import api, assets, headers, home, join, ledger, limits, live, player, rulebook, table
+from . import amounts, api, assets, headers, home, join, languages, ledger, limits, live, player, rulebook, table
 from ..rules.mortgages import lift_cost, transfer_fee
+from .names import square_name
 from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings
 from .respond import from_htmx
 
 csrf = CSRFProtect()
 babel = Babel()
-LANGUAGES = ["en"]
 HTMX_CDN_HOST = "cdn.jsdelivr.net"
 
 
@@ -55,18 +55,19 @@ def init_app(app: Flask) -> None:
     headers.init_app(app)
     assets.init_app(app)
     app.jinja_env.add_extension("jinja2.ext.do")
-    babel.init_app(app, locale_selector=lambda: request.accept_languages.best_match(LANGUAGES) or "en")
+    babel.init_app(app, locale_selector=lambda: languages.LOCALES[languages.chosen()])
+    languages.init_app(app)
     ledger.init_app(app)
     live.init_app(app)
     for blueprint in (home.bp, table.bp, player.bp, join.bp, api.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     limits.init_app(app)
-    app.jinja_env.filters["money"] = rulebook.money
-    app.jinja_env.globals["rules_in_words"] = rulebook.rules_in_words
+    app.jinja_env.filters["money"] = amounts.money
+    app.jinja_env.globals.update(rules_in_words=rulebook.rules_in_words, square_name=square_name)
     app.jinja_env.globals.update(scripts=SCRIPTS,
                                  nonce=lambda: secrets.token_urlsafe(16), shared_nonce=shared_nonce,
-                                 get_locale=get_locale,
+                                 language_tag=languages.tag, language_switch=languages.switch,
                                  lift_cost=lift_cost, fee=transfer_fee)
     app.jinja_env.globals.update(token_names=TOKEN_NAMES, group_names=GROUP_NAMES, buildings_text=buildings)
 

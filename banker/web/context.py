@@ -28,6 +28,7 @@ from ..rules.mortgages import lift_cost
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook, tradeable
 from . import ledger
+from .card_texts import card_text
 from .chart import worth_chart
 from .narrate import card_label, explain, refusal
 
@@ -127,9 +128,9 @@ class Screen:
             return {"deck_cards": []}
         groups: dict[str, list] = {group: [] for group in CARD_GROUPS.values()}
         for c in deck(state, pending["deck"]):
-            label = card_label(state, c)
+            label, words = card_label(state, c), card_text(state, c)
             # The card's own words help find it ("Bank pays you dividend…"), unless they only say the label again.
-            text = None if c["text"].lower().startswith(label.lower()) else c["text"]
+            text = None if words.lower().startswith(label.lower()) else words
             groups[CARD_GROUPS[c["effect"]["kind"]]].append(
                 {"id": c["id"], "label": label, "text": text, "holder": holder(state, c["id"])})
         return {"deck_cards": [(group, cards) for group, cards in groups.items() if cards]}

@@ -3,6 +3,7 @@
 from werkzeug.datastructures import MultiDict
 
 from ..rules.errors import ActionError, N_
+from .amounts import typed
 
 DICE_FIELDS = ("die1", "die2")
 # A trade form: each side's cash, deeds (checkboxes) and jail cards, and the deeds to lift.
@@ -30,9 +31,11 @@ def action_from_form(form: MultiDict) -> dict:
     levels = {k[6:]: v for k, v in form.items() if k.startswith("level-")}
     if levels:
         data["levels"] = levels
+    if "amount" in data:
+        data["amount"] = typed(data["amount"])
     if data.get("type") == "offer_trade":
         for side in ("give", "get"):
-            data[side] = {"cash": form.get(f"{side}_cash") or 0,
+            data[side] = {"cash": typed(form.get(f"{side}_cash")) or 0,
                           "squares": form.getlist(f"{side}_squares"),
                           "jail_cards": form.getlist(f"{side}_cards")}
     if "lift" in form:

@@ -7,51 +7,76 @@ from flask_babel import gettext as _
 
 from .. import store
 from ..rules.errors import GameError
+from ..rules.board import EDITION_NAMES, load_board
 from ..rules.state import PRESETS, Settings
+from .amounts import typed
+from .names import reader_language
 from .narrate import refusal
 from .seats import browser
 
 bp = Blueprint("home", __name__)
+# The board a new game offers first: the one sold in the reader's language.
+HOME_EDITIONS = {"en": "us", "fr": "fr", "pt": "pt", "ja": "ja"}
 # A whole number as typed in a settings box: ASCII digits, short enough to be read in no time (the
 # rules then check its range).
 WHOLE = re.compile(r"-?[0-9]{1,9}")
 
 
-def _page(shown: str = "official", status: int = 200, **context):
-    """The front page, its new-game fields showing the values of the preset `shown`."""
-    presets = {key: vars(Settings.parse({"preset": key})) for key in PRESETS}
+def _page(shown: str = "official", edition: str | None = None, status: int = 200, **context):
+    """The front page, its new-game fields showing the values of the preset `shown` on `edition`
+    (by default the board of the reader's language)."""
+    edition = edition or HOME_EDITIONS.get(reader_language(), "us")
+    presets = {name: {key: vars(_settings(key, name)) for key in PRESETS} for name in EDITION_NAMES}
+    editions = [("us", _("United States: Atlantic City, in dollars")),
+                ("uk", _("United Kingdom: London, in pounds")),
+                ("fr", _("France: Paris, in euros")),
+                ("pt", _("Portugal: Lisbon and Porto, in euros")),
+                ("ja", _("Japan: the US board with Japanese names, in dollars"))]
     choices = [("official", _("Official"), _("the rules in today's box")),
                ("classic", _("Classic"), _("before 2008: Income Tax 200 or 10%, Luxury Tax 75, the 2008 Community Chest")),
                ("jma", _("Tournament"), _("the Japan Monopoly Association's competition rules"))]
-    return render_template("home/index.html", defaults=presets[shown], presets=presets, shown=shown,
-                           preset_choices=choices, **context), status
+    return render_template("home/index.html", defaults=presets[edition][shown], presets=presets, shown=shown,
+                           shown_edition=edition, edition_choices=editions, preset_choices=choices,
+                           **context), status
 
 
 def _preset(name) -> str:
     return name if name in PRESETS else "official"
 
 
+def _edition(name) -> str:
+    return name if name in EDITION_NAMES else "us"
+
+
+def _settings(preset: str, edition: str) -> Settings:
+    """What a preset gives on an edition (its own defaults first)."""
+    return Settings.parse({"preset": preset}, load_board(edition).settings)
+
+
 @bp.get("/")
 def index():
-    return _page(_preset(request.args.get("preset")))
+    return _page(_preset(request.args.get("preset")),
+                 _edition(request.args["edition"]) if "edition" in request.args else None)
 
 
 @bp.post("/games")
 def create():
     """Create a game from the form; this browser becomes its banker."""
     try:
-        game, _token = store.create_game("us", settings_from_form(request.form), browser("banker", create=True))
+        game, _token = store.create_game(request.form.get("edition", "us"), settings_from_form(request.form),
+                                         browser("banker", create=True))
     except GameError as error:
-        return _page(_preset(request.form.get("shown_preset")), 422, error=refusal(error, None), form=request.form)
+        return _page(_preset(request.form.get("shown_preset")), _edition(request.form.get("shown_edition")), 422,
+                     error=refusal(error, None), form=request.form)
     return redirect(url_for("table.page", code=game.code), 303)
 
 
 def settings_from_form(form) -> dict:
     """The new-game form as settings: the chosen preset, and each field that differs from what the
-    form showed (the values of `shown_preset`), so a preset picked without the page refilling the
-    fields (no JavaScript) still applies. Every checkbox is on the form, so an absent one is off;
+    form showed (the values of `shown_preset` on `shown_edition`), so a preset or an edition picked
+    without the page refilling the fields (no JavaScript) still applies. Every checkbox is on the form, so an absent one is off;
     numbers and choices go on to the rules' own checks."""
-    shown = vars(Settings.parse({"preset": _preset(form.get("shown_preset"))}))
+    shown = vars(_settings(_preset(form.get("shown_preset")), _edition(form.get("shown_edition"))))
     settings = {"preset": form.get("preset", "official")}
     for key, default in vars(Settings()).items():
         if key == "preset":
@@ -59,7 +84,7 @@ def settings_from_form(form) -> dict:
         if isinstance(default, bool):
             value = key in form
         elif form.get(key, "").strip():
-            value = form[key].strip()
+            value = typed(form[key].strip())
             # Typed like the default (75 for luxury_tax, "2008" for community_chest) when it can be;
             # anything else (--5, ², 5,000 digits) goes on as text for the rules to refuse by name.
             value = int(value) if isinstance(default, int) and WHOLE.fullmatch(value) else value

@@ -9,10 +9,11 @@ shows those of its player and the table's big moments.
 
 import threading
 from collections import OrderedDict
+from datetime import UTC, datetime
 from typing import NamedTuple
 
 from flask import current_app
-from flask_babel import get_locale
+from flask_babel import format_time, get_locale
 from sqlalchemy import select
 
 from ..models import Event, Game, db
@@ -107,6 +108,12 @@ def _entry(game: Game, seq: int) -> Entry:
     return Entry(*db.session.execute(select(*ENTRY).where(Event.game_id == game.id, Event.seq == seq)).one())
 
 
+def clock(moment: datetime) -> str:
+    """An event's time of day as the reader's locale writes it (20:17, 8:17 PM). The database
+    keeps UTC, without a zone on SQLite; Flask-Babel shows it in BABEL_DEFAULT_TIMEZONE."""
+    return format_time(moment if moment.tzinfo else moment.replace(tzinfo=UTC), "short")
+
+
 def _row(known: dict, game: Game, state: GameState, entry: Entry) -> dict:
     """What never changes of an entry's history row (its words and time), and whom it
     concerns (None: everyone), made once per game, entry and language. An undo is told with the
@@ -121,7 +128,7 @@ def _row(known: dict, game: Game, state: GameState, entry: Entry) -> dict:
             public = any(e["kind"] in PUBLIC for e in effects)
             text = summary(state, effects)
             concerns = None if public else {entry.actor} | {str(p) for e in effects for p in mentions(e)}
-        row = known[entry.seq] = {"seq": entry.seq, "time": entry.created_at.strftime("%H:%M"), "text": text,
+        row = known[entry.seq] = {"seq": entry.seq, "time": clock(entry.created_at), "text": text,
                                   "concerns": concerns}
     return row
 

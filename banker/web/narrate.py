@@ -8,13 +8,15 @@ from flask_babel import ngettext
 from ..rules.cards import card
 from ..rules.errors import N_, GameError
 from ..rules.state import BANK, POT, GameState
+from . import amounts
+from .names import square_name
 
 MONEY_PARAMS = {"amount", "cash", "price", "total_owed"}
 
 
 def money(state: GameState, amount: int) -> str:
-    """An amount with the edition's currency sign: $1,500."""
-    return f"{state.board.currency}{amount:,}"
+    """An amount in the edition's currency, as the reader's locale writes it: $1,500, 1 500 €."""
+    return amounts.money(amount, state.board.currency)
 
 
 def party(state: GameState, who) -> str:
@@ -29,7 +31,7 @@ def party(state: GameState, who) -> str:
 
 
 def square(state: GameState, index: int) -> str:
-    return state.board[index].name
+    return square_name(state.board, index)
 
 
 def _params(state: GameState, params: dict) -> dict:
@@ -41,6 +43,10 @@ def _params(state: GameState, params: dict) -> dict:
             value = party(state, value)
         elif key == "deck":
             value = _(value)
+        elif key == "building" and value in ("house", "hotel"):
+            value = _building_word(value)
+        elif key == "token" and value in TOKEN_NAMES:
+            value = TOKEN_NAMES[value]
         elif key in MONEY_PARAMS and isinstance(value, int):
             value = money(state, value)
         shown[key] = value
@@ -101,7 +107,8 @@ REASONS = {
     "mortgage": lambda p: _("{to} mortgaged {square} for {amount}.").format(**p),
     # "repaid", as the button says ("Repay mortgage"), and as the rules' refusals say.
     "unmortgage": lambda p: _("{from} repaid the mortgage on {square} for {amount}.").format(**p),
-    "mortgage_fee": lambda p: _("{from} paid the bank {amount}: 10% on the mortgage of {square}.").format(**p),
+    "mortgage_fee": lambda p: _("{from} paid the bank {amount}: {rate} on the mortgage of {square}.").format(
+        **p, rate=amounts.ten_percent()),
     "auction": lambda p: _("{from} paid the bank {amount} at auction.").format(**p),
     "trade": lambda p: _("{from} gave {to} {amount} in a trade.").format(**p),
     "card": lambda p: _("{from} paid {to} {amount} (card).").format(**p),
@@ -184,7 +191,8 @@ STORIES = {
     "jail_card": lambda p, e: _("{player} keeps the Get Out of Jail Free card.").format(**p),
     "no_repairs": lambda p, e: _("{player} has no buildings: no repairs to pay.").format(**p),
     "utility_roll_due": lambda p, e: _("{player} rolls the dice again: 10 times the roll goes to the owner of {square}.").format(**p),
-    "tax_choice": lambda p, e: _("{player} chooses: 200, or 10% of total worth.").format(**p),
+    "tax_choice": lambda p, e: _("{player} chooses: {flat}, or {rate} of total worth.").format(
+        **p, rate=amounts.ten_percent()),
     "bankrupt": lambda p, e: _("{player} is bankrupt; everything goes to {creditor}.").format(**p),
     "debt_passed": lambda p, e: _("What {debtor} owed {from} ({amount}) is now owed to {to}.").format(**p),
     "debt_cancelled": lambda p, e: _("What {debtor} owed the bankrupt player ({amount}) is settled: {debtor} received it.").format(**p),
@@ -245,6 +253,8 @@ def story(state: GameState, effect: dict) -> str | None:
         params["card"] = card_label(state, card(state, effect["deck"], effect["card"]))
     if effect["kind"] == "ended":
         params["winner"] = party(state, effect["winner"])
+    if effect["kind"] == "tax_choice":
+        params["flat"] = money(state, state.board[effect["square"]].amount)
     if "drawer" in effect:
         params["drawer"] = party(state, effect["drawer"])
     if effect["kind"] == "started":
@@ -312,9 +322,11 @@ GROUP_NAMES = Translated({
 
 
 def explain(state: GameState, holdings: list[dict]) -> list[dict]:
-    """Turn the refusals in a player's holdings into sentences for the buttons."""
+    """Name the lots for the reader, and turn the refusals in a player's holdings into sentences
+    for the buttons."""
     for section in holdings:
         for lot in section["lots"]:
+            lot["name"] = square(state, lot["square"])
             for key in ("build", "sell", "mortgage", "unmortgage"):
                 if key in lot:
                     value, error = lot[key]

@@ -2,7 +2,9 @@
 
 from flask_babel import gettext as _
 
+from ..rules.board import Board
 from ..rules.state import Settings
+from .amounts import money, ten_percent
 
 PRESET_NAMES = {
     "official": lambda: _("Official rules."),
@@ -19,8 +21,9 @@ WORDS = {
     "go_exact_bonus": lambda v, money: _("double salary on GO") if v else _("single salary on GO"),
     "income_tax": lambda v, money: _("Income Tax 200 or 10%") if v == "choice" else _("Income Tax 200"),
     "luxury_tax": lambda v, money: _("Luxury Tax %(amount)s", amount=money(v)),
-    "mortgage_transfer_fee": lambda v, money: (_("10% fee on mortgaged deeds changing hands") if v
-                                               else _("no 10% fee on mortgaged deeds changing hands")),
+    "mortgage_transfer_fee": lambda v, money: (
+        _("%(rate)s fee on mortgaged deeds changing hands", rate=ten_percent()) if v
+        else _("no %(rate)s fee on mortgaged deeds changing hands", rate=ten_percent())),
     "double_rent_with_mortgaged_lot": lambda v, money: (_("double rent even when a lot of the group is mortgaged") if v
                                                         else _("no double rent when a lot of the group is mortgaged")),
     "community_chest": lambda v, money: _("2008 Community Chest") if v == "2008" else _("2021 Community Chest"),
@@ -34,19 +37,15 @@ WORDS = {
                                                       else _("hotels back to houses at any time")),
     "jail_fee_bankruptcy_claim": lambda v, money: (_("the jail fine before the move, its bankruptcy claimable") if v
                                                    else _("the jail fine with the move")),
-    "income_tax_worth": lambda v, money: (_("10% of worth with mortgaged deeds at half") if v == "half_mortgaged"
-                                          else _("10% of worth with deeds at their price")),
+    "income_tax_worth": lambda v, money: (
+        _("%(rate)s of worth with mortgaged deeds at half", rate=ten_percent()) if v == "half_mortgaged"
+        else _("%(rate)s of worth with deeds at their price", rate=ten_percent())),
 }
 
 
-def money(amount: int, currency: str = "$") -> str:
-    """An amount as the screens show it (the `money` filter)."""
-    return f"{currency}{amount:,}"
-
-
-def rules_in_words(settings: Settings, currency: str) -> tuple[str, list[str]]:
-    """The preset's name and the settings that differ from it, in words."""
-    preset = Settings.parse({"preset": settings.preset})
+def rules_in_words(settings: Settings, board: Board) -> tuple[str, list[str]]:
+    """The preset's name and the settings that differ from it (on this edition), in words."""
+    preset, currency = Settings.parse({"preset": settings.preset}, board.settings), board.currency
     changes = [words(getattr(settings, key), lambda amount: money(amount, currency))
                for key, words in WORDS.items() if getattr(settings, key) != getattr(preset, key)]
     return PRESET_NAMES[settings.preset](), changes

@@ -62,9 +62,9 @@ class Game:
         return {p["id"]: p["cash"] for p in self.state()["players"]}
 
 
-def new_game(client, players: int = 2, start: bool = True, rules: dict | None = None) -> Game:
+def new_game(client, players: int = 2, start: bool = True, rules: dict | None = None, edition: str = "us") -> Game:
     """A game with the first `players` of Ann, Bob and Cy seated, started in that order unless asked not to."""
-    response = client.post("/api/games", json={"edition": "us", "rules": rules or {}})
+    response = client.post("/api/games", json={"edition": edition, "rules": rules or {}})
     assert response.status_code == 201, response.get_json()
     data = response.get_json()
     game = Game(client, data["code"], data["banker_token"])

@@ -230,14 +230,14 @@ def test_a_body_that_is_not_a_json_object_gets_400(client, game, body, content_t
 
 
 @pytest.mark.parametrize("body, says", [
-    ({"edition": "monaco"}, "Unknown edition; the editions are: us."),
-    ({"edition": []}, "Unknown edition; the editions are: us."),
-    ({"edition": {}}, "Unknown edition; the editions are: us."),
-    ({"edition": None}, "Unknown edition; the editions are: us."),
-    ({"edition": "u" * 256}, "Unknown edition; the editions are: us."),
-    ({"edition": "us_cards"}, "Unknown edition; the editions are: us."),  # a data file, not a board
-    ({"edition": "../../pyproject"}, "Unknown edition; the editions are: us."),
-    ({"edition": str(EDITIONS / "us")}, "Unknown edition; the editions are: us."),  # a path to a real board
+    ({"edition": "monaco"}, "Unknown edition; the editions are: us, uk, fr, pt, ja."),
+    ({"edition": []}, "Unknown edition; the editions are: us, uk, fr, pt, ja."),
+    ({"edition": {}}, "Unknown edition; the editions are: us, uk, fr, pt, ja."),
+    ({"edition": None}, "Unknown edition; the editions are: us, uk, fr, pt, ja."),
+    ({"edition": "u" * 256}, "Unknown edition; the editions are: us, uk, fr, pt, ja."),
+    ({"edition": "us_cards"}, "Unknown edition; the editions are: us, uk, fr, pt, ja."),  # a data file, not a board
+    ({"edition": "../../pyproject"}, "Unknown edition; the editions are: us, uk, fr, pt, ja."),
+    ({"edition": str(EDITIONS / "us")}, "Unknown edition; the editions are: us, uk, fr, pt, ja."),  # a path to a real board
     ({"rules": {"start_cash": -1}}, "start_cash must be a whole number from 0 to 100000."),
     ({"rules": {"start_cash": "lots"}}, "start_cash must be a whole number from 0 to 100000."),
     ({"rules": {"dragons": True}}, "Unknown setting: dragons."),

@@ -51,11 +51,11 @@ def test_the_form_offers_every_setting_with_the_official_defaults(client):
     form = home_form(client)
     assert form.action == "/games"
     names = {n for n, _ in form.fields} | {n for n, _, _ in form.boxes}
-    assert names == set(OFFICIAL) | {"csrf_token", "shown_preset"}
+    assert names == set(OFFICIAL) | {"csrf_token", "shown_preset", "edition", "shown_edition"}
     assert {n: checked for n, _, checked in form.boxes if n != "preset"} == {k: OFFICIAL[k] for k in CHECKBOXES}
     assert [(v, checked) for n, v, checked in form.boxes if n == "preset"] == [
         ("official", True), ("classic", False), ("jma", False)]
-    assert form.choices == {"income_tax": ["flat", "choice"], "luxury_tax": ["100", "75"],
+    assert form.choices == {"edition": ["us", "uk", "fr", "pt", "ja"], "income_tax": ["flat", "choice"], "luxury_tax": ["100", "75"],
                             "community_chest": ["2021", "2008"], "income_tax_worth": ["printed", "half_mortgaged"],
                             "shortage_auction_floor": ["none", "cost"]}
     assert form.get("start_cash") == "1500" and form.get("go_salary") == "200" and form.get("time_limit_minutes") == ""

@@ -59,7 +59,7 @@ def test_reloading_the_phone_keeps_the_seat(client, lobby):
 
 @pytest.mark.parametrize("name, token, says", [
     ("ann", "dog", "ann is already playing; pick another name."),
-    ("Cy", "hat", "The hat is taken; pick another token."),
+    ("Cy", "hat", "The Top hat is taken; pick another token."),
     ("   ", "dog", "Type a name."),
     ("", "dog", "Type a name."),
     ("x" * 21, "dog", "name must be at most 20 printable characters."),

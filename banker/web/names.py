@@ -1,0 +1,31 @@
+"""Square names for the reader. A place (a street, a station) keeps the name printed on the
+table's board whatever the reader's language: Mayfair is Mayfair on a French phone, since that is
+what the players look for on the board. A square that is a game term (GO, Chance, a tax, a
+utility) is named in the reader's language, unless that is the board's own."""
+
+from flask_babel import get_locale
+from flask_babel import gettext as _
+
+from ..rules.board import Board
+from ..rules.errors import N_
+
+TERMS = {
+    "go": N_("GO"), "community_chest": N_("Community Chest"), "chance": N_("Chance"),
+    "jail": N_("Jail / Just Visiting"), "free_parking": N_("Free Parking"), "go_to_jail": N_("Go to Jail"),
+    "income_tax": N_("Income Tax"), "luxury_tax": N_("Luxury Tax"), "super_tax": N_("Super Tax"),
+    "electric_company": N_("Electric Company"), "water_works": N_("Water Works"),
+}
+# Shorter words for the board's small squares where the full term is long.
+SHORT_TERMS = {"jail": N_("Jail"), "community_chest": N_("Comm. Chest"), "electric_company": N_("Electric Co.")}
+
+
+def reader_language() -> str:
+    return str(get_locale()).split("_")[0]
+
+
+def square_name(board: Board, index: int, short: bool = False) -> str:
+    """Square `index` of `board` as this request's reader sees it named."""
+    square = board[index]
+    if square.term and reader_language() != board.language:
+        return _((short and SHORT_TERMS.get(square.term)) or TERMS[square.term])
+    return (short and square.short) or square.name

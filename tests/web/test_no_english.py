@@ -1,0 +1,134 @@
+"""No English left on a translated screen: every screen in every state the scenarios reach, read
+in French, Portuguese and Japanese on that language's board, shows no English phrase of the
+catalog whose translation differs from it."""
+
+import re
+from functools import cache
+from html.parser import HTMLParser
+
+import pytest
+from babel.messages.pofile import read_po
+
+from banker.rules.board import load_board
+
+from .games import SCENARIOS, new_game, play, rejoin_address
+
+LANGUAGES = {"fr": "fr", "pt": "pt", "ja": "ja"}  # language: the edition its table plays
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}|%%")
+# Attributes a reader sees or hears: tooltips, names for screen readers, placeholders, and the
+# confirmations app.js shows from data-* attributes.
+READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
+
+
+@cache
+def english_phrases(language: str) -> tuple[re.Pattern, ...]:
+    """The catalog's English that must not show: each msgid translated differently, cut at its
+    placeholders into the pieces that are whole phrases (two words or more), or the msgid itself
+    when it is one word of five letters or more that the language does not use too (French has
+    "place", its board "Place Pigalle")."""
+    with open(f"banker/translations/{language}/LC_MESSAGES/messages.po", "rb") as f:
+        catalog = read_po(f)
+    board = load_board(LANGUAGES[language])
+    native = " ".join([*(" ".join(m.string) if isinstance(m.string, tuple) else m.string for m in catalog),
+                       *(f"{s.name} {s.short}" for s in board.squares)])
+    native_words = {word.lower() for word in re.findall(r"\w+", native)}
+    phrases = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        english = message.id if isinstance(message.id, tuple) else (message.id,)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in english:
+            if text in forms:
+                continue
+            for piece in PLACEHOLDER.split(text):
+                piece = piece.strip(" .,:;!?()+−-–—·“”\"'")
+                words = re.findall(r"[A-Za-z]+", piece)
+                one_word = piece == text and len(words) == 1 and len(piece) >= 5 and piece.lower() not in native_words
+                if len(words) >= 2 and len(piece) >= 8 or one_word:
+                    phrases.add(piece)
+    return tuple(re.compile(rf"(?<![\w]){re.escape(p)}(?![\w])") for p in sorted(phrases))
+
+
+class ReadText(HTMLParser):
+    """The words a reader meets on a page: text outside scripts and styles, and read attributes."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts, self.skip = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        for name, value in attrs:
+            if value and (name in READ_ATTRIBUTES or (name.startswith("data-") and " " in value
+                                                      and not value.lstrip().startswith(("{", "[")))):
+                self.parts.append(value)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def english_on(html: str, language: str) -> list[str]:
+    reader = ReadText()
+    reader.feed(html)
+    text = " ".join(" ".join(reader.parts).split())
+    return [p.pattern for p in english_phrases(language) if p.search(text)]
+
+
+def read(client, path: str, language: str) -> str:
+    client.set_cookie("lang", language)
+    response = client.get(path)
+    assert response.status_code == (404 if "no-such" in path or "ZZZZZ" in path else 200), (path, response.status_code)
+    return response.get_data(as_text=True)
+
+
+def assert_translated(client, paths, language):
+    for path in paths:
+        left = english_on(read(client, path, language), language)
+        assert not left, f"{path} in {language}: {left[:8]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_home_join_lobby_and_error_pages(client, host, phone, language):
+    game = new_game(client, start=False, edition=LANGUAGES[language])
+    assert_translated(client, ["/", f"/j/{game.code}", "/no-such-page", "/join?code=ZZZZZ"], language)
+    banker = host(game)
+    assert_translated(banker.client, [f"/t/{game.code}", f"/t/{game.code}/seats/1"], language)
+    assert_translated(phone(game, 1).client, [f"/p/{game.code}"], language)
+    assert_translated(client, [rejoin_address(banker, 1)], language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_every_screen_before_and_after_each_action(client, host, phone, language, name):
+    """Each scenario's situation (where its action is legal) and what follows the action, on the
+    host screen, the seat panel, the trade composers and both phones."""
+    scenario = SCENARIOS[name]
+    game = new_game(client, players=scenario.players, start=not scenario.lobby, rules=scenario.rules,
+                    edition=LANGUAGES[language])
+    play(game, *scenario.steps)
+    banker, ann, bob = host(game), phone(game, 1), phone(game, 2)
+    code = game.code
+    screens = [(banker.client, [f"/t/{code}", f"/t/{code}/seats/1", f"/t/{code}/seats/2"]),
+               (ann.client, [f"/p/{code}"]), (bob.client, [f"/p/{code}"])]
+    state = game.state()
+    if state["status"] == "playing" and not any(p["bankrupt"] for p in state["players"][:2]):
+        screens += [(banker.client, [f"/t/{code}/seats/1/trade/2"]), (ann.client, [f"/p/{code}/trade/2"])]
+    for browser, paths in screens:
+        assert_translated(browser, paths, language)
+    game.ok("banker", **scenario.by_banker())
+    for browser, paths in screens[:3]:
+        assert_translated(browser, paths, language)
+
+
+def test_the_check_finds_english_when_there_is_some(client, phone):
+    """The same check on an English page finds the catalog's phrases (it can fail)."""
+    game = new_game(client)
+    html = read(phone(game, 1).client, f"/p/{game.code}", "en")
+    assert len(english_on(html, "fr")) > 5
