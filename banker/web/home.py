@@ -74,8 +74,8 @@ def create():
 def settings_from_form(form) -> dict:
     """The new-game form as settings: the chosen preset, and each field that differs from what the
     form showed (the values of `shown_preset` on `shown_edition`), so a preset or an edition picked
-    without the page refilling the fields (no JavaScript) still applies. Every checkbox is on the form, so an absent one is off;
-    numbers and choices go on to the rules' own checks."""
+    without the page refilling the fields (no JavaScript) still applies. Every checkbox is on the
+    form, so an absent one is off; numbers and choices go on to the rules' own checks."""
     shown = vars(_settings(_preset(form.get("shown_preset")), _edition(form.get("shown_edition"))))
     settings = {"preset": form.get("preset", "official")}
     for key, default in vars(Settings()).items():
