@@ -4,8 +4,10 @@ locale's digit grouping ($1,500, 1 500 €, £1,500), and the amounts people typ
 import re
 from functools import cache
 
+from typing import NamedTuple
+
 from babel import Locale
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_percent, get_group_symbol
 from flask_babel import get_locale
 
 # Locales that leave four-digit amounts ungrouped (CLDR's minimumGroupingDigits 2, which Babel's
@@ -15,23 +17,33 @@ UNGROUPED_BELOW = {"pt_PT": 10_000}
 GROUPED = re.compile(r"-?\d{1,3}(?:[,.\s\u00a0\u202f']\d{3})+")
 
 
+class Style(NamedTuple):
+    """How a locale writes money: its digit group separator, the currency before or after the
+    number, and what separates them."""
+
+    group: str
+    symbol_first: bool
+    space: str
+    grouped_from: int
+
+
 @cache
-def _symbol_first(locale: str) -> tuple[bool, str]:
-    """Whether the locale writes the currency before the number, and what separates them."""
+def style(locale: str) -> Style:
+    """Read from Babel's locale data once per locale: a screen shows a hundred amounts, and
+    formatting each through Babel took 15 to 30 µs."""
     pattern = Locale.parse(locale).currency_formats["standard"].pattern.split(";")[0]
-    if pattern.startswith("¤"):
-        return True, pattern[1] if pattern[1] in " \u00a0" else ""
-    return False, "\u00a0"
+    first = pattern.startswith("¤")
+    space = (pattern[1] if pattern[1] in " \u00a0" else "") if first else "\u00a0"
+    return Style(get_group_symbol(locale), first, space, UNGROUPED_BELOW.get(locale, 0))
 
 
 def money(amount: int, symbol: str = "$") -> str:
-    """An amount in the edition's currency for this request's locale."""
-    locale = str(get_locale())
-    grouped = abs(amount) >= UNGROUPED_BELOW.get(locale, 0)
-    number = format_decimal(abs(amount), format=None if grouped else "0", locale=locale)
-    first, space = _symbol_first(locale)
+    """An amount in the edition's currency for this request's locale. Every locale we speak groups
+    digits by three, so Python's grouping with the locale's separator is Babel's (the tests check)."""
+    how = style(str(get_locale()))
+    number = f"{abs(amount):,}".replace(",", how.group) if abs(amount) >= how.grouped_from else str(abs(amount))
     sign = "-" if amount < 0 else ""
-    return f"{sign}{symbol}{space}{number}" if first else f"{sign}{number}{space}{symbol}"
+    return f"{sign}{symbol}{how.space}{number}" if how.symbol_first else f"{sign}{number}{how.space}{symbol}"
 
 
 def ten_percent() -> str:

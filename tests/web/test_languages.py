@@ -4,8 +4,11 @@ import re
 from html import unescape
 
 import pytest
+from babel.numbers import format_decimal
 from babel.support import Translations
 from flask_babel import force_locale
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from banker import store
 from banker.cli import banner
@@ -237,3 +240,12 @@ def test_the_home_page_offers_the_readers_board_first_and_creates_the_chosen_one
         # page refilling them (no JavaScript): as with a preset, fields left as shown take the UK's.
         assert game.settings["double_rent_with_mortgaged_lot"] is False
         assert game.settings["start_cash"] == 1500
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(min_value=-10_000_000, max_value=10_000_000), st.sampled_from(["en", "fr", "pt_PT", "ja"]))
+def test_money_groups_digits_as_babel_does(app, amount, locale):
+    with app.test_request_context(), force_locale(locale):
+        number = money(amount, "X").replace("X", "").strip("\u00a0 ").removeprefix("-")
+        grouped = abs(amount) >= (10_000 if locale == "pt_PT" else 0)
+        assert number == format_decimal(abs(amount), format=None if grouped else "0", locale=locale)
