@@ -2,7 +2,7 @@
 device picked before (a cookie), else its browser's Accept-Language. The API uses the same
 choice, so a client gets its messages by sending Accept-Language."""
 
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from flask import Flask, request
 from flask_babel import get_locale
@@ -29,11 +29,17 @@ def tag() -> str:
 
 
 def switch() -> list[dict]:
-    """The language switch: this page in each language (a GET link that also remembers it)."""
+    """The language switch: this page in each language (a GET link that also remembers it). A
+    page answering a form (a refused new game, a rejoin code) links to the page the form was on,
+    since its own address only takes forms."""
     current = chosen()
-    args = {key: value for key, value in request.args.items() if key != "lang"}
+    path, args = request.path, {key: value for key, value in request.args.items() if key != "lang"}
+    if request.method != "GET":
+        came_from = urlsplit(request.referrer or "")
+        path = came_from.path if came_from.netloc == request.host and came_from.path else "/"
+        args = {}
     return [{"code": code, "name": name, "current": code == current,
-             "url": f"{request.path}?{urlencode({**args, 'lang': code})}"}
+             "url": f"{path}?{urlencode({**args, 'lang': code})}"}
             for code, name in LANGUAGES.items()]
 
 

@@ -9,7 +9,7 @@ from ..rules.cards import card
 from ..rules.errors import N_, GameError
 from ..rules.state import BANK, POT, GameState
 from . import amounts
-from .names import square_name
+from .names import reader_language, square_name
 
 MONEY_PARAMS = {"amount", "cash", "price", "total_owed"}
 
@@ -275,7 +275,12 @@ def summary(state: GameState, effects: list[dict]) -> str:
     comes next: the last bankruptcy passes the turn before the end, and that is not told)."""
     if any(e["kind"] == "ended" for e in effects):
         effects = [e for e in effects if e["kind"] != "turn"]
-    return " ".join(text for text in (story(state, e) for e in effects) if text)
+    return sentence_gap().join(text for text in (story(state, e) for e in effects) if text)
+
+
+def sentence_gap() -> str:
+    """What goes between two sentences: a space, but nothing in Japanese (「…です。Annは…」)."""
+    return "" if reader_language() == "ja" else " "
 
 
 # The table's big moments: every phone's history tells them, whoever they concern.
