@@ -6,7 +6,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import store
-from ..rules.errors import GameError
+from ..rules.errors import N_, GameError
 from ..rules.board import EDITION_NAMES, load_board
 from ..rules.state import PRESETS, Settings
 from .amounts import typed
@@ -40,6 +40,20 @@ def _page(shown: str = "official", edition: str | None = None, status: int = 200
                            **context), status
 
 
+# The form's labels for the settings a refusal may name (the API names them by their keys); the
+# other fields are choices that only a tampered form gets wrong.
+LABELS = {"start_cash": N_("Starting cash"), "go_salary": N_("GO salary"), "time_limit_minutes": N_("Time limit"),
+          "luxury_tax": N_("Luxury Tax"), "income_tax": N_("Income Tax"), "community_chest": N_("Community Chest cards")}
+
+
+def _refused(error: GameError) -> str:
+    """A refusal of the form in the words of the form: "Starting cash must be…", not "start_cash"."""
+    key = error.params.get("key")
+    if key not in LABELS:
+        return refusal(error, None)
+    return _(error.message).format(**{**error.params, "key": _(LABELS[key])})
+
+
 def _preset(name) -> str:
     return name if name in PRESETS else "official"
 
@@ -67,7 +81,7 @@ def create():
                                          browser("banker", create=True))
     except GameError as error:
         return _page(_preset(request.form.get("shown_preset")), _edition(request.form.get("shown_edition")), 422,
-                     error=refusal(error, None), form=request.form)
+                     error=_refused(error), form=request.form)
     return redirect(url_for("table.page", code=game.code), 303)
 
 

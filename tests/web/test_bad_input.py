@@ -300,7 +300,7 @@ def test_a_bad_home_form_says_why(client):
     csrf = page.split('name="csrf_token" value="')[1].split('"')[0]
     response = client.post("/games", data={"csrf_token": csrf, "start_cash": "-5", "go_salary": "200"})
     assert response.status_code == 422
-    assert "start_cash must be a whole number from 0 to 100000." in response.get_data(as_text=True)
+    assert "Starting cash must be a whole number from 0 to 100000." in response.get_data(as_text=True)
     assert_no_traceback(response)
 
 
