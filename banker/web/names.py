@@ -3,10 +3,12 @@ table's board whatever the reader's language: Mayfair is Mayfair on a French pho
 what the players look for on the board. A square that is a game term (GO, Chance, a tax, a
 utility) is named in the reader's language, unless that is the board's own."""
 
+from functools import cache
+
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from ..rules.board import Board
+from ..rules.board import Board, load_board
 from ..rules.errors import N_
 
 TERMS = {
@@ -25,7 +27,18 @@ def reader_language() -> str:
 
 def square_name(board: Board, index: int, short: bool = False) -> str:
     """Square `index` of `board` as this request's reader sees it named."""
-    square = board[index]
-    if square.term and reader_language() != board.language:
-        return _((short and SHORT_TERMS.get(square.term)) or TERMS[square.term])
-    return (short and square.short) or square.name
+    return square_names(board, short)[index]
+
+
+def square_names(board: Board, short: bool = False) -> tuple[str, ...]:
+    """Every square's name for this request's reader (the host board shows all forty)."""
+    return _names(board.edition, reader_language(), short)
+
+
+@cache
+def _names(edition: str, language: str, short: bool) -> tuple[str, ...]:
+    """Made once per edition and language, in a request read in that language (the key)."""
+    board = load_board(edition)
+    return tuple(_((short and SHORT_TERMS.get(s.term)) or TERMS[s.term])
+                 if s.term and language != board.language else (short and s.short) or s.name
+                 for s in board.squares)
