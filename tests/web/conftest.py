@@ -1,15 +1,19 @@
-"""Fixtures for the web tests: a real app on a real SQLite file in tmp_path, its test client, games
-made through the JSON API, and browsers for the host's laptop and the players' phones."""
+"""Fixtures for the web tests: a real app on a real SQLite file in tmp_path and again on a fresh
+database of a real PostgreSQL server, its test client, games made through the JSON API, and
+browsers for the host's laptop and the players' phones."""
 
 import secrets
+import uuid
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 from jinja2 import BytecodeCache
-from sqlalchemy import event, select
+from sqlalchemy import create_engine, event, select, text
 
-from banker import create_app
-from banker import models
+from banker import create_app, models
 from banker.models import db
 from banker.store import token_hash
 
@@ -43,11 +47,26 @@ class CompiledTemplates(BytecodeCache):
 TEMPLATES = CompiledTemplates()
 
 
-def make_app(database, **config):
-    """The app as a host runs it, on the given SQLite file, with the vendored htmx and CSRF on."""
+@dataclass(frozen=True)
+class Database:
+    """Where a test's app keeps its games (`uri`), and its folder (the instance folder goes there)."""
+
+    uri: str
+    folder: Path
+
+    @property
+    def postgres(self) -> bool:
+        return self.uri.startswith("postgresql")
+
+
+def make_app(database: "Database | Path", **config):
+    """The app as a host runs it, on the given database (a path: that SQLite file), with the
+    vendored htmx and CSRF on."""
+    if isinstance(database, Path):
+        database = Database(f"sqlite:///{database}", database.parent)
     app = create_app(
         {
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "SQLALCHEMY_DATABASE_URI": database.uri,
             "SECRET_KEY": "test",
             "HTMX_CDN": False,
             "TESTING": True,
@@ -57,14 +76,15 @@ def make_app(database, **config):
             "RATELIMIT_ENABLED": False,
             **config,
         },
-        instance_path=database.parent / "instance",
+        instance_path=database.folder / "instance",
     )
     app.jinja_env.bytecode_cache = TEMPLATES
     app.test_client_class = BufferedClient
     app.after_request(_no_traceback)
-    with app.app_context():
-        event.listen(db.engine, "connect", _without_fsync)
-        db.engine.dispose()  # the connection create_all opened predates the listener
+    if not database.postgres:  # the PostgreSQL server itself runs without fsync (tests/postgres.py)
+        with app.app_context():
+            event.listen(db.engine, "connect", _without_fsync)
+            db.engine.dispose()  # the connection create_all opened predates the listener
     return app
 
 
@@ -83,14 +103,54 @@ def _without_fsync(dbapi_connection, _record):
 
 
 def close(app) -> None:
-    """Close the pooled SQLite connections so that no file handle outlives the test."""
+    """Close the pooled connections so that no file handle or server connection outlives the test."""
     with app.app_context():
         db.engine.dispose()
 
 
-@pytest.fixture
-def database(tmp_path):
-    return tmp_path / "banker.sqlite"
+@cache
+def _engine(url: str):
+    """One small connection pool per database, for the fixture's own statements."""
+    return create_engine(url, isolation_level="AUTOCOMMIT", pool_size=1)
+
+
+# Databases of the PostgreSQL server that a test used and left empty, for the next test: emptying
+# one takes a few ms, making one and its tables a tenth of a second.
+_emptied: list[str] = []
+
+
+def sqlite_database(tmp_path) -> Database:
+    """A SQLite file in tmp_path: for a module whose tests are about words and pages, not storage,
+    which overrides `database` with it rather than run twice."""
+    return Database(f"sqlite:///{tmp_path / 'banker.sqlite'}", tmp_path)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request, tmp_path):
+    """Each web test runs twice: on a SQLite file in tmp_path, and on a database of its own on the
+    PostgreSQL server, empty when the test starts."""
+    if request.param == "sqlite":
+        yield sqlite_database(tmp_path)
+        return
+    server = request.getfixturevalue("postgres")
+    if _emptied:
+        name = _emptied.pop()
+    else:
+        name = f"test_{uuid.uuid4().hex[:16]}"
+        with _engine(f"{server}/postgres").connect() as connection:
+            connection.execute(text(f"CREATE DATABASE {name}"))
+    yield Database(f"{server}/{name}", tmp_path)
+    try:
+        with _engine(f"{server}/{name}").connect() as connection:
+            connection.execute(text("SET lock_timeout = '2s'"))
+            tables = connection.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars()
+            if tables := ", ".join(tables):
+                connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        _emptied.append(name)
+    except Exception:  # a connection the test left open holds a lock: drop that database instead
+        _engine(f"{server}/{name}").dispose()
+        with _engine(f"{server}/postgres").connect() as connection:
+            connection.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
 
 
 @pytest.fixture

@@ -63,7 +63,7 @@ def test_a_restarted_app_keeps_its_generated_secret_key_so_phones_stay_seated(da
         cookie = phone.get_cookie("session").value
     finally:
         close(first)
-    key = database.parent / "instance" / "secret_key"
+    key = database.folder / "instance" / "secret_key"
     assert key.stat().st_mode & 0o777 == 0o600
 
     again = make_app(database, SECRET_KEY=None)
