@@ -55,25 +55,36 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from . import web
+    from . import migrations, web
     from .models import db
-    from .notifier import LocalNotifier
+    from .notifier import for_database
     from .store import sqlite_setup
 
-    app.extensions["banker.notifier"] = LocalNotifier()
+    app.extensions["banker.notifier"] = for_database(app.config["SQLALCHEMY_DATABASE_URI"])
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             sqlite_setup(db.engine)
-        db.create_all()
+        # The schema comes from the migrations (banker/migrations/): brought to the newest at
+        # every start, at the cost of one query when it is there already.
+        migrations.init_app(app, db)
     web.init_app(app)
     return app
 
 
 def _secret_key(instance: Path) -> str:
-    """Read instance/secret_key, writing a new random one on first run (never committed)."""
+    """Read instance/secret_key, writing a new random one on first run (never committed). Made
+    whole or not at all: hosted processes starting together on one instance folder must all read
+    the same key (the first one's), never a half-written file or a key of their own."""
     path = instance / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32), encoding="utf-8")
-        path.chmod(0o600)
+        draft = instance / f"secret_key.{os.getpid()}"
+        draft.write_text(secrets.token_hex(32), encoding="utf-8")
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)  # fails if another process got there first: then theirs is the key
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text(encoding="utf-8").strip()

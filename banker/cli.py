@@ -1,16 +1,20 @@
-"""The `banker` command: serve the app on the local network and show how phones reach it."""
+"""The `banker` command: serve the app on the local network and show how phones reach it.
+`banker purge --older-than 30d` deletes the games nobody has played for that long."""
 
 import argparse
 import signal
 import socket
+import sys
 
 from babel.core import default_locale
 from flask_babel import force_locale
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from waitress import serve
 
-from . import create_app, qr
+from . import create_app, purge, qr
 from .lan import local_only, server_url
+from .models import db
 from .web import HTMX_CDN_HOST
 from .web.languages import LANGUAGES, LOCALES
 
@@ -34,13 +38,18 @@ def server_options(app) -> dict:
     """waitress sized for live pages: each open page holds one connection and one thread for as
     long as it is open (LIVE_CONNECTIONS of them), with threads to spare for actions and pages,
     and room for each phone's second connection (its actions). poll() instead of select(), which
-    cannot watch more than 1,024 sockets. Bodies are capped at BODY_LIMIT."""
+    cannot watch more than 1,024 sockets. Bodies are capped at BODY_LIMIT. waitress drops the
+    X-Forwarded-* headers unless PROXY_FIX says a proxy sets them (the app reads them: web/__init__.py)."""
     live = app.config["LIVE_CONNECTIONS"]
     return {"threads": live + 32, "connection_limit": 4 * live + 100, "asyncore_use_poll": True,
-            "ident": "tabletop-banker", "max_request_body_size": BODY_LIMIT}
+            "ident": "tabletop-banker", "max_request_body_size": BODY_LIMIT,
+            "clear_untrusted_proxy_headers": not app.config.get("PROXY_FIX")}
 
 
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["purge"]:
+        return purge_games(argv[1:])
     parser = argparse.ArgumentParser(prog="banker", description=__doc__)
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
@@ -52,14 +61,42 @@ def main(argv: list[str] | None = None) -> None:
 
     app = create_app()
     url = server_url(args.host, args.port)
-    # The join QR codes show this address too when the host browses on localhost (web/context.py).
-    app.config["PUBLIC_URL"] = url
+    # The join QR codes show this address too when the host browses on localhost (web/context.py),
+    # unless instance/config.py gives the public address (behind a proxy that forwards to 127.0.0.1).
+    app.config["PUBLIC_URL"] = app.config["PUBLIC_URL"] or url
     app.config["HTMX_CDN"] = not args.offline and cdn_reachable()
     print(qr.terminal(url))
     print(banner(app, url, args.host, args.lang or terminal_language()), flush=True)
     # Ctrl+C first ends the open live connections, so that waitress's threads stop at once.
     signal.signal(signal.SIGINT, lambda *_: _stop(app))
     serve(app, host=args.host, port=args.port, **server_options(app))
+
+
+def purge_games(argv: list[str]) -> None:
+    """`banker purge --older-than AGE`: delete the ended and abandoned games (see purge.py) of the
+    database `banker` serves, and say how many went."""
+    parser = argparse.ArgumentParser(
+        prog="banker purge", description="Delete the games nobody has played for a while: ended or abandoned, "
+        "with their history, seats and rejoin codes.")
+    parser.add_argument("--older-than", required=True, type=_age, metavar="AGE",
+                        help="how long without a move: 30d (days), 12h (hours) or 90m (minutes)")
+    args = parser.parse_args(argv)
+    app = create_app()
+    with app.app_context(), force_locale(LOCALES[terminal_language()]):
+        deleted = purge.purge(purge.parse_age(args.older_than))
+        app.extensions["banker.notifier"].close()
+        db.engine.dispose()
+        print(ngettext("Deleted %(num)s game not played for %(age)s or more (ended or abandoned).",
+                       "Deleted %(num)s games not played for %(age)s or more (ended or abandoned).",
+                       deleted, age=args.older_than))
+
+
+def _age(text: str) -> str:
+    try:
+        purge.parse_age(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def terminal_language() -> str:

@@ -1,10 +1,27 @@
 """The database: a game row holding the latest snapshot, its seats, and the append-only event log."""
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, ForeignKey, String, TypeDecorator, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UTCDateTime(TypeDecorator):
+    """A moment kept as UTC by contract, in a column without a time zone on every database, and
+    read back as UTC. Neither the database's time zone nor the server's can shift it (PostgreSQL
+    would otherwise store an aware time converted to its own zone and hand it back without one)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        if value is not None and value.tzinfo is not None:
+            value = value.astimezone(UTC).replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        return value.replace(tzinfo=UTC) if value is not None else None
 
 
 class Base(DeclarativeBase):
@@ -26,7 +43,7 @@ class Game(db.Model):
     settings: Mapped[dict] = mapped_column(JSON)
     state: Mapped[dict] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(default=0)
-    created_at: Mapped[datetime]
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class Seat(db.Model):
@@ -81,7 +98,7 @@ class Event(db.Model):
     payload: Mapped[dict] = mapped_column(JSON)
     effects: Mapped[list] = mapped_column(JSON)
     nonce: Mapped[str | None] = mapped_column(String(64))
-    created_at: Mapped[datetime]
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     undone: Mapped[bool] = mapped_column(default=False)
 
 

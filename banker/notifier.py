@@ -2,14 +2,20 @@
 
 One small interface: the store publishes a game's new version after each commit, and each live
 connection waits for a version newer than the one its page shows. `LocalNotifier` serves one
-process; several processes (the hosted mode on PostgreSQL) need one that also relays the
-versions between processes (LISTEN/NOTIFY) behind the same three methods.
+process (SQLite is one process's database). `PostgresNotifier` also relays the versions between
+the processes that share a PostgreSQL database, through LISTEN/NOTIFY.
 """
 
+import logging
 import threading
+import time
+import uuid
 from typing import Protocol
 
 from flask import after_this_request, current_app, has_request_context
+from sqlalchemy import text
+
+log = logging.getLogger(__name__)
 
 
 class Notifier(Protocol):
@@ -26,6 +32,9 @@ class Notifier(Protocol):
 
     def close(self) -> None:
         """Wake every waiter for good: the server is stopping."""
+
+    def relay(self, session, code: str, version: int) -> None:
+        """Inside the transaction that makes `version`: tell the other processes, once it commits."""
 
 
 class LocalNotifier:
@@ -67,6 +76,74 @@ class LocalNotifier:
             self.closed = True
             for condition, _ in self._waiting.values():
                 condition.notify_all()
+
+    def relay(self, session, code: str, version: int) -> None:
+        """One process: nobody else to tell."""
+
+    def wake_all(self) -> None:
+        """Wake every waiter to look again (something may have changed unheard)."""
+        with self._lock:
+            for code, (condition, _) in self._waiting.items():
+                self._published[code] = self._published.get(code, 0) + 1
+                condition.notify_all()
+
+
+class PostgresNotifier(LocalNotifier):
+    """LocalNotifier for one of several processes on one PostgreSQL database. The transaction that
+    makes a version also sends it on CHANNEL (pg_notify: delivered when, and only if, it commits);
+    each process listens on one connection of its own, from the first page that waits, and
+    publishes locally what the other processes made. After the listening connection is (re)made,
+    every waiting page looks again, since a change may have gone by unheard meanwhile."""
+
+    CHANNEL = "banker_versions"
+
+    def __init__(self, url: str):
+        super().__init__()
+        self.url = url  # libpq's form (postgresql://...), for psycopg itself
+        self.origin = uuid.uuid4().hex[:12]  # what tells this process's own notifications apart
+        self.listening = threading.Event()
+        self._listener: threading.Thread | None = None
+
+    def relay(self, session, code: str, version: int) -> None:
+        session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": self.CHANNEL, "payload": f"{self.origin} {version} {code}"})
+
+    def wait(self, code: str, seen: int, timeout: float) -> int | None:
+        if self._listener is None:
+            with self._lock:
+                if self._listener is None and not self.closed:
+                    self._listener = threading.Thread(target=self._listen, name="banker-listen", daemon=True)
+                    self._listener.start()
+        return super().wait(code, seen, timeout)
+
+    def _listen(self) -> None:
+        import psycopg  # only hosted mode needs it (the postgres extra)
+
+        while not self.closed:
+            try:
+                with psycopg.connect(self.url, autocommit=True) as connection:
+                    connection.execute(f"LISTEN {self.CHANNEL}")
+                    self.listening.set()
+                    self.wake_all()
+                    while not self.closed:
+                        for note in connection.notifies(timeout=0.5):
+                            origin, version, code = note.payload.split(" ", 2)
+                            if origin != self.origin:
+                                LocalNotifier.publish(self, code, int(version))
+            except psycopg.Error as error:
+                self.listening.clear()
+                if not self.closed:
+                    log.warning("lost the PostgreSQL listening connection (%s); reconnecting", error)
+                    time.sleep(1)
+
+
+def for_database(uri: str) -> Notifier:
+    """The notifier the app's database calls for: relayed between processes on PostgreSQL."""
+    if uri.startswith("postgresql"):
+        from sqlalchemy.engine import make_url
+
+        return PostgresNotifier(make_url(uri).set(drivername="postgresql").render_as_string(hide_password=False))
+    return LocalNotifier()
 
 
 def notifier() -> Notifier:

@@ -3,6 +3,7 @@ snapshot in one transaction guarded by an optimistic version check."""
 
 import hashlib
 import hmac
+import random
 import secrets
 import time
 from contextlib import contextmanager
@@ -14,7 +15,7 @@ from datetime import UTC, datetime
 from sqlalchemy import bindparam, delete, event, func, select, update
 
 from .models import Badge, Checkpoint, Claim, Event, Game, Seat, db
-from .notifier import announce
+from .notifier import announce, notifier
 from .rules import Actor, GameState, Settings, apply, new_game, parse, replay
 from .rules.actions import UNDO, only_fields
 from .rules.board import EDITION_NAMES, load_board
@@ -23,6 +24,7 @@ from .rules.errors import ActionError, N_, NotAllowed, RuleError
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 TRIES = 5
+BACKOFF = 0.005  # seconds: the first retry waits up to this, each next one up to twice as long
 # Undo replays at most this many events less one, whatever the length of the game; each
 # checkpoint is one more copy of the snapshot in the database.
 CHECKPOINT_EVERY = 32
@@ -37,6 +39,7 @@ _GAMES, _EVENTS, _CHECKPOINTS = Game.__table__, Event.__table__, Checkpoint.__ta
 _SEAT = (Seat.game_id == Game.id) & (Seat.token_hash == bindparam("digest"))
 # The browser's badge (its key's hash bound as "digest") for a role in the game being read.
 _BADGE = (Badge.game_id == Game.id) & (Badge.browser_hash == bindparam("digest")) & (Badge.role == bindparam("role"))
+_LOCK = select(_GAMES.c.id).where(_GAMES.c.code == bindparam("code")).with_for_update()
 _SNAPSHOT = (update(_GAMES).where(_GAMES.c.id == bindparam("game"), _GAMES.c.version == bindparam("seen"))
              .values(state=bindparam("snapshot"), version=bindparam("new")))
 
@@ -234,7 +237,7 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
     code = game_code(code)
     if code is None:
         raise LookupError(code)
-    for _ in range(TRIES):
+    for attempt in range(TRIES):
         with writing():
             row = _game_row(code, secret, browser, nonce)
             if row is None:
@@ -264,10 +267,14 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
                                         token_hash=token_hash(seat_token or new_token())))
                     if browser is not None:
                         _give_badge(row.id, browser, player)
+                notifier().relay(db.session, code, version)  # other processes hear of it on commit
                 db.session.commit()
                 announce(code, version)
                 return Outcome(version, effects, state, player)
             db.session.rollback()
+        # The row lock makes a lost race rare (a database without one); the writers that lost it
+        # try again spread out in time rather than all at once.
+        time.sleep(random.uniform(0, BACKOFF * 2 ** attempt))
     raise Busy(code)
 
 
@@ -275,6 +282,12 @@ def _game_row(code: str, secret: str | None, browser: Browser | None, nonce: str
     """The game's row, locked for this write where the database can (PostgreSQL), with the seat
     holding `secret` or the browser's badge, and the first event that used `nonce`, if any."""
     holder = "browser" if browser else "token" if secret else None
+    if db.session.get_bind().dialect.name == "postgresql":
+        # Lock first, then read, in two statements: a statement sees the database as it was when it
+        # began, so a read that had to wait for the lock would still miss the event the writer
+        # before it just committed (the same nonce sent twice at once would be applied twice, or
+        # refused). SQLite's BEGIN IMMEDIATE already waits before anything is read.
+        db.session.execute(_LOCK, {"code": code})
     params = {"code": code, "nonce": nonce,
               "digest": browser.digest if browser else token_hash(secret) if secret else None,
               "role": browser.role if browser else None}
@@ -484,6 +497,7 @@ def take_seat(code: str, rejoin: str, browser: Browser) -> int | None:
                            .values(token_hash=token_hash(new_token())))
         _give_badge(game.id, browser, player)
         code, version = game.code, game.version
+        notifier().relay(db.session, code, version)
         db.session.commit()
     announce(code, version)
     return player

@@ -9,9 +9,12 @@ from flask import Flask, current_app, render_template, request
 from flask_babel import Babel
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import BaseConverter
 
 from . import amounts, api, assets, headers, home, join, languages, ledger, limits, live, player, rulebook, table
 from ..rules.mortgages import lift_cost, transfer_fee
+from ..store import CODE_ALPHABET, CODE_LENGTH
 from .names import square_name, square_names
 from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings
 from .respond import from_htmx
@@ -50,12 +53,48 @@ SCRIPTS = (
 )
 
 
+class GameCode(BaseConverter):
+    """A game's code in a URL (`<code:code>`): CODE_LENGTH characters of CODE_ALPHABET, typed in either
+    case, given to the view in upper case. Anything else (a NUL byte, junk, a code too long, an
+    excluded letter such as I or O) matches no route: 404 before any view or query. The characters
+    are spelled out rather than matched ignoring case, which would let Unicode look-alikes in (the
+    Kelvin sign matches K)."""
+
+    regex = f"[{CODE_ALPHABET}{CODE_ALPHABET.lower()}]{{{CODE_LENGTH}}}"
+
+    def to_python(self, value: str) -> str:
+        return value.upper()
+
+
+class RejoinCode(BaseConverter):
+    """A rejoin code in a URL (`<rejoin:rejoin>`): what secrets.token_urlsafe makes (store.new_claim),
+    at most 64 characters; anything else is a 404 before it is hashed or its game looked up."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+
+def trust_proxies(app: Flask) -> None:
+    """Behind PROXY_FIX reverse proxies (0: none, the LAN mode), believe what the nearest ones say of
+    the client: its address (X-Forwarded-For, which the rate limits count by), the scheme
+    (X-Forwarded-Proto: https makes the session cookie Secure) and the address it asked for
+    (X-Forwarded-Host and -Port: join links and QR codes). Without the setting these headers are
+    ignored, so a client cannot pick its own address for the limits. The app is served at the root
+    of its address (X-Forwarded-Prefix is not read)."""
+    proxies = int(app.config.get("PROXY_FIX") or 0)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+
+
 def init_app(app: Flask) -> None:
+    trust_proxies(app)
+    # Before the blueprints, whose routes name them.
+    app.url_map.converters.update(code=GameCode, rejoin=RejoinCode)
     csrf.init_app(app)
     headers.init_app(app)
     assets.init_app(app)
     app.jinja_env.add_extension("jinja2.ext.do")
-    babel.init_app(app, locale_selector=lambda: languages.LOCALES[languages.chosen()])
+    babel.init_app(app, locale_selector=lambda: languages.LOCALES[languages.chosen()],
+                   timezone_selector=languages.zone)
     languages.init_app(app)
     ledger.init_app(app)
     live.init_app(app)

@@ -67,7 +67,7 @@ def create():
     return jsonify(code=game.code, banker_token=banker_token, join_url=join_url), 201
 
 
-@bp.post("/<code>/players")
+@bp.post("/<code:code>/players")
 def join(code):
     data = _body()
     if data is None:
@@ -86,7 +86,7 @@ def join(code):
     return jsonify(player_id=outcome.player, player_token=token), 201
 
 
-@bp.get("/<code>")
+@bp.get("/<code:code>")
 def state(code):
     game, actor, failure = _game_and_actor(code)
     if failure:
@@ -94,7 +94,7 @@ def state(code):
     return jsonify(state_json(store.load_state(game), game.version))
 
 
-@bp.post("/<code>/actions")
+@bp.post("/<code:code>/actions")
 def act(code):
     """One action. The game, the token's seat and the nonce are read in the action's one query;
     only a request that will be refused anyway looks the game up first (to say why in order:
@@ -117,7 +117,7 @@ def act(code):
                    state=state_json(outcome.state, outcome.version))
 
 
-@bp.get("/<code>/events")
+@bp.get("/<code:code>/events")
 def events(code):
     game, actor, failure = _game_and_actor(code)
     if failure:

@@ -9,7 +9,7 @@ from ..rules.state import TOKENS
 from .narrate import refusal
 from .seats import browser, visit_or_404
 
-bp = Blueprint("join", __name__, url_prefix="/j/<code>")
+bp = Blueprint("join", __name__, url_prefix="/j/<code:code>")
 
 
 @bp.get("")
@@ -40,7 +40,7 @@ def submit(code):
     return redirect(url_for("player.page", code=game.code), 303)
 
 
-@bp.get("/r/<rejoin>")
+@bp.get("/r/<rejoin:rejoin>")
 def rejoin(code, rejoin):
     """What a seat's rejoin QR opens: a button to take the seat. Opening the address changes
     nothing, so a chat app's link preview cannot use the code up."""
@@ -53,7 +53,7 @@ def rejoin(code, rejoin):
     return render_template("join/rejoin.html", code=game.code, rejoin=rejoin, name=name)
 
 
-@bp.post("/r/<rejoin>")
+@bp.post("/r/<rejoin:rejoin>")
 def take(code, rejoin):
     """This phone takes the seat; the code is used up and the seat's old phone stops working."""
     if store.find_game(code) is None:

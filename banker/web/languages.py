@@ -4,7 +4,9 @@ choice, so a client gets its messages by sending Accept-Language."""
 
 from urllib.parse import urlencode, urlsplit
 
-from flask import Flask, request
+from datetime import datetime
+
+from flask import Flask, current_app, request
 from flask_babel import get_locale
 
 # The languages of the switch, each named in its own words.
@@ -21,6 +23,13 @@ def chosen() -> str:
         if asked in LANGUAGES:
             return asked
     return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def zone():
+    """The time zone the history tells times in: TIMEZONE (an IANA name such as "Europe/Paris",
+    for a hosted server) or else this machine's own, which is the table's on a laptop. Times are
+    kept in UTC (models.UTCDateTime), so neither choice changes what is stored."""
+    return current_app.config.get("TIMEZONE") or datetime.now().astimezone().tzinfo
 
 
 def tag() -> str:

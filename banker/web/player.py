@@ -7,7 +7,7 @@ from .live import Gone, watch
 from .respond import from_htmx, perform, seat_moved
 from .seats import browser, visit_or_404
 
-bp = Blueprint("player", __name__, url_prefix="/p/<code>")
+bp = Blueprint("player", __name__, url_prefix="/p/<code:code>")
 
 
 @bp.get("")

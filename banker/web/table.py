@@ -13,7 +13,7 @@ from .live import watch
 from .respond import not_the_banker, perform
 from .seats import browser, visit_or_404
 
-bp = Blueprint("table", __name__, url_prefix="/t/<code>")
+bp = Blueprint("table", __name__, url_prefix="/t/<code:code>")
 
 
 @bp.get("")
