@@ -92,15 +92,21 @@ def test_a_change_through_one_process_reaches_a_page_on_another(hosted):
     time.sleep(0.3)  # the second process's page is waiting: now the first one changes the game
     sent = time.monotonic()
     assert call(first, f"/api/games/{code}/actions", {"type": "roll", "dice": [1, 2]}, banker)[0] == 200
-    received = b""
-    while b"\n\n" not in received.split(b"event: update", 1)[-1] or b"event: update" not in received:
-        chunk = stream.read1(65536)
-        assert chunk, "the live connection closed"
-        received += chunk
+    received = next_update(stream)
     assert time.monotonic() - sent < 5
     assert f"id: {version + 1}".encode() in received
     assert b"Baltic Avenue" in received  # the roll's news, rendered by the second process
     live.close()
+
+
+def next_update(stream) -> bytes:
+    """Read a live connection until one whole `update` event has come (it ends with a blank line)."""
+    received = b""
+    while not (b"event: update" in received and b"\n\n" in received.split(b"event: update", 1)[1]):
+        chunk = stream.read1(65536)
+        assert chunk, "the live connection closed"
+        received += chunk
+    return received
 
 
 def test_killing_a_process_mid_writes_loses_no_acknowledged_action(hosted):
