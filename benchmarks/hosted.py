@@ -1,0 +1,525 @@
+"""Benchmark: hosted mode, 16 tables of 8 on four server processes sharing one PostgreSQL database.
+
+The servers run as a hosted deployment would run them: gunicorn with the `gthread` worker (each
+open page holds one of its threads), the app factory `banker:create_app()`, DATABASE_URL naming a
+database of a throwaway PostgreSQL 15 server (tests/postgres.py) and BANKER_INSTANCE one instance
+folder for all of them (its config.py turns the rate limits off: every table here joins from
+127.0.0.1). Four gunicorn processes of one worker each listen on four ports, and each table's host
+screen and eight phones are dealt round-robin over them, starting after the process its players act
+on: seven of its nine screens are on another process than its actions, so nearly every change
+reaches its screens through LISTEN/NOTIFY. (`--one-port` runs one gunicorn of four workers on one
+port instead: which worker gets which connection is then the kernel's choice.)
+
+Every screen follows the pages' protocol as benchmarks/live.py does (GET <screen>/live?v=<version>
+with the page's session cookie, then Server-Sent Events; on a dropped connection, reconnect with
+Last-Event-ID). Each table plays through the JSON API (benchmarks/bot.py decides what) at a table's
+pace: one action every PACE seconds, so the sixteen tables together make about 25 changes a second.
+After a warm-up it measures, over MEASURE seconds: the action's round trip; how long a change takes
+to be on all nine screens of its table (from the moment the action is sent until every screen has
+received an update carrying that version or a newer one), and apart, on the screens of the process
+that took the action and of the others; the share of 503 (busy) and other answers; the CPU of the
+server processes (gunicorn's masters and workers: utime + stime) per change, PostgreSQL's, its
+own, and what else the machine was running meanwhile (other load there slows every figure); and
+what the database did.
+
+Run: .venv/bin/python benchmarks/hosted.py   (about 75 seconds; prints a table; asserts nothing)
+     .venv/bin/python benchmarks/hosted.py --one-port
+"""
+
+import bisect
+import datetime
+import http.client
+import json
+import os
+import platform
+import random
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from bot import next_move
+from live import TOKENS, percentile, session_cookie
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.postgres import Server as Postgres
+from tests.postgres import free_port
+
+TABLES = 16
+PROCESSES = 4
+THREADS = 64        # per worker: its ~36 open pages, and room for actions and page loads
+PACE = (0.4, 0.9)   # seconds between one table's actions (uniform): ~25 changes/s for 16 tables
+WARM_UP = 8
+MEASURE = 45
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+class Database:
+    """A throwaway PostgreSQL server and one database on it for the benchmark."""
+
+    def __init__(self):
+        from sqlalchemy import create_engine
+
+        self.postgres = Postgres().start()
+        self.name = f"hosted_{uuid.uuid4().hex[:8]}"
+        self.url = f"{self.postgres.url}/{self.name}"
+        self.admin = create_engine(f"{self.postgres.url}/postgres", isolation_level="AUTOCOMMIT")
+        try:
+            self.query(f"CREATE DATABASE {self.name}")
+        except BaseException:
+            self.stop()
+            raise
+
+    def query(self, sql: str):
+        from sqlalchemy import text
+
+        with self.admin.connect() as connection:
+            return connection.execute(text(sql)).all() if sql.startswith("SELECT") else connection.execute(text(sql))
+
+    def transactions(self) -> int:
+        """Transactions on the benchmark's database so far, committed or rolled back (a live
+        connection's read ends with a rollback)."""
+        return self.query("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                          f"WHERE datname = '{self.name}'")[0][0]
+
+    def cpu(self) -> dict[int, float]:
+        """Seconds of CPU PostgreSQL's processes have used: the postmaster (with its children
+        that ended, through cutime + cstime) and the running ones (backends, writers)."""
+        postmaster = int((self.postgres.data / "postmaster.pid").read_text().split()[0])
+        return cpu_times([postmaster, *children({postmaster})])
+
+    def events(self) -> tuple[int, int]:
+        """(games, events) stored."""
+        from sqlalchemy import create_engine, text
+
+        engine = create_engine(self.url)
+        try:
+            with engine.connect() as connection:
+                return (connection.execute(text("SELECT count(*) FROM games")).scalar(),
+                        connection.execute(text("SELECT count(*) FROM events")).scalar())
+        finally:
+            engine.dispose()
+
+    def stop(self):
+        self.admin.dispose()
+        self.postgres.stop()
+
+
+class Servers:
+    """The gunicorn processes, on one instance folder (config.py, the secret key) and the database."""
+
+    def __init__(self, database: Database, one_port: bool):
+        self.folder = Path(tempfile.mkdtemp(prefix="banker-hosted-"))
+        instance = self.folder / "instance"
+        instance.mkdir()
+        (instance / "config.py").write_text("RATELIMIT_ENABLED = False\nHTMX_CDN = False\n")
+        # Written before any process starts: four processes making it at once would each write their own.
+        self.secret_key = os.urandom(32).hex()
+        (instance / "secret_key").write_text(self.secret_key)
+        env = {**os.environ, "DATABASE_URL": database.url, "BANKER_INSTANCE": str(instance)}
+        self.ports = [free_port() for _ in range(1 if one_port else PROCESSES)]
+        workers = PROCESSES if one_port else 1
+        self.masters = []
+        for port in self.ports:
+            with open(self.folder / f"gunicorn-{port}.log", "w") as log:
+                self.masters.append(subprocess.Popen(
+                    [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+                     "--worker-class", "gthread", "--threads", str(THREADS), "--keep-alive", "75",
+                     "--graceful-timeout", "3", "--timeout", "60", "banker:create_app()"],
+                    cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+        try:
+            for port, master in zip(self.ports, self.masters):
+                self._wait_ready(port, master)
+        except BaseException:
+            self.stop()
+            raise
+        self.started = self.pids()
+
+    def _wait_ready(self, port: int, master: subprocess.Popen):
+        """Until a worker answers (gunicorn listens before its workers have loaded the app)."""
+        for _ in range(300):
+            if master.poll() is not None:
+                raise RuntimeError(f"gunicorn on port {port} stopped:\n" + self.log(port))
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                connection.request("GET", "/api/games/ZZZZ")
+                connection.getresponse().read()
+                connection.close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"gunicorn on port {port} did not answer:\n" + self.log(port))
+
+    def log(self, port: int) -> str:
+        return (self.folder / f"gunicorn-{port}.log").read_text()[-3000:]
+
+    def pids(self) -> list[int]:
+        """The masters and their workers."""
+        masters = {master.pid for master in self.masters}
+        return sorted(masters) + children(masters)
+
+    def cpu(self) -> dict[int, float]:
+        """Seconds of CPU each server process has used (utime + stime)."""
+        return cpu_times(self.pids(), ended=False)
+
+    def stop(self):
+        for master in self.masters:
+            if master.poll() is None:
+                master.terminate()
+        for master in self.masters:
+            try:
+                master.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                master.kill()
+                master.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _stat(pid: int) -> list[str]:
+    """/proc/<pid>/stat's fields after the command's name (state is [0], ppid [1], utime [11])."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def children(parents: set[int]) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int(_stat(int(entry.name))[1]) in parents:
+                    found.append(int(entry.name))
+            except (OSError, IndexError):
+                pass
+    return sorted(found)
+
+
+def cpu_times(pids: list[int], ended: bool = True) -> dict[int, float]:
+    """Seconds of CPU of each process (utime + stime; with `ended`, also its children that ended:
+    cutime + cstime)."""
+    used = {}
+    for pid in pids:
+        try:
+            fields = _stat(pid)
+        except OSError:
+            continue
+        used[pid] = sum(int(f) for f in fields[11:15 if ended else 13]) / TICK
+    return used
+
+
+def spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds between two samples (a process born in between counts from zero)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) seconds of CPU of the whole machine so far, all cores (/proc/stat)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return (sum(values) - values[3] - values[4]) / TICK, sum(values) / TICK
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class Port:
+    """One server address (what live.session_cookie needs of a server)."""
+
+    def __init__(self, port: int):
+        self.port = port
+
+
+class Client:
+    """One keep-alive HTTP connection to one server process, for the JSON API; counts the answers."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.statuses: Counter = Counter()
+
+    def call(self, method: str, path: str, body: dict | None = None, token: str | None = None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        try:
+            self.connection.request(method, path, json.dumps(body) if body is not None else None, headers)
+            response = self.connection.getresponse()
+            data = response.read()
+        except (OSError, http.client.HTTPException):
+            self.connection.close()  # the next call connects again
+            self.statuses["no answer"] += 1
+            return 0, {}
+        self.statuses[response.status] += 1
+        try:
+            return response.status, json.loads(data)
+        except ValueError:
+            return response.status, {}
+
+
+class Screen(threading.Thread):
+    """One page's live connection, following the pages' protocol (as in benchmarks/live.py); notes
+    when each version arrives, and the status of each connection it opens."""
+
+    def __init__(self, port: int, path: str, cookie: str, version: int):
+        super().__init__(daemon=True)
+        self.port, self.path, self.cookie, self.version = port, path, cookie, version
+        self.arrived: list[tuple[int, float]] = []  # (version, when), in the order they came
+        self.connected = threading.Event()
+        self.statuses: Counter = Counter()
+        self.stopping = False
+        self.socket: socket.socket | None = None
+
+    def close(self):
+        self.stopping = True
+        if self.socket:
+            try:
+                self.socket.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def run(self):
+        while not self.stopping:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=None)
+            headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache", "Cookie": self.cookie,
+                       "Last-Event-ID": str(self.version)}
+            try:
+                connection.request("GET", f"{self.path}?v={self.version}", headers=headers)
+                self.socket = connection.sock  # the response takes it over from the connection
+                response = connection.getresponse()
+                self.statuses[response.status] += 1
+                self.connected.set()
+                buffer = b""
+                while chunk := response.read1(65536):
+                    buffer += chunk
+                    while b"\n\n" in buffer:
+                        block, buffer = buffer.split(b"\n\n", 1)
+                        self._event(block)
+            except (OSError, http.client.HTTPException):
+                pass  # the server went away or this page closed: as a browser, try again
+            finally:
+                connection.close()
+            if not self.stopping:
+                time.sleep(1)  # the browser's retry delay (the stream's `retry: 1000`)
+
+    def _event(self, block: bytes):
+        now = time.perf_counter()
+        for line in block.split(b"\n"):
+            if line.startswith(b"id: "):
+                self.version = int(line[4:])
+                self.arrived.append((self.version, now))
+
+    def seen(self, version: int) -> float | None:
+        """When this screen first had `version` or a newer one (under load a screen may skip to
+        the newest); None if it never did."""
+        arrived = list(self.arrived)
+        at = bisect.bisect_left([v for v, _ in arrived], version)
+        return arrived[at][1] if at < len(arrived) else None
+
+
+class Table:
+    """A game of eight seats through the API of one process, its nine screens on the processes
+    after it, and the record of its actions: (sent, round trip, status, version made or None)."""
+
+    def __init__(self, number: int, ports: list[int], secret_key: str, rng: random.Random):
+        self.rng = rng
+        self.port = ports[number % len(ports)]
+        self.api = Client(self.port)
+        _, created = self.api.call("POST", "/api/games", {})
+        self.code, self.banker = created["code"], created["banker_token"]
+        self.seats = {}
+        for n, token in enumerate(TOKENS, 1):
+            _, joined = self.api.call("POST", f"/api/games/{self.code}/players", {"name": f"P{n}", "token": token})
+            self.seats[joined["player_id"]] = joined["player_token"]
+        _, body = self.act("banker", {"type": "start", "order": list(self.seats)})
+        self.state = body["state"]
+        # The host screen, then the phones, dealt over the processes from the one after the API's.
+        pages = [("t", "banker", self.banker)] + [("p", "seat", token) for token in self.seats.values()]
+        self.screens = []
+        for i, (area, kind, secret) in enumerate(pages):
+            port = ports[(number + 1 + i) % len(ports)]
+            cookie = session_cookie(Port(port), secret_key, kind, self.code, secret)
+            self.screens.append(Screen(port, f"/{area}/{self.code}/live", cookie, self.state["version"]))
+        self.actions: list[tuple[float, float, int, int | None]] = []
+
+    def act(self, who, action: dict):
+        token = self.banker if who == "banker" else self.seats[who]
+        return self.api.call("POST", f"/api/games/{self.code}/actions", action, token)
+
+    def play(self, until: float):
+        """The bot's moves at a table's pace until `until`; keeps the state each answer gives back."""
+        due = time.perf_counter() + self.rng.uniform(0, PACE[1])
+        while due < until:
+            time.sleep(max(0.0, due - time.perf_counter()))
+            who, action = next_move(self.state, self.rng)
+            sent = time.perf_counter()
+            status, body = self.act(who, action)
+            took = time.perf_counter() - sent
+            made = None
+            if status == 200:
+                made = body["version"] if body["version"] > self.state["version"] else None
+                self.state = body["state"]
+            else:
+                status_now, state = self.api.call("GET", f"/api/games/{self.code}", token=self.banker)
+                if status_now == 200:
+                    self.state = state
+            self.actions.append((sent, took, status, made))
+            due = sent + self.rng.uniform(*PACE)
+
+
+def run(one_port: bool) -> dict:
+    database = Database()
+    servers = None
+    tables: list[Table] = []
+    try:
+        servers = Servers(database, one_port)
+        rng = random.Random(2026)
+        seeds = [rng.random() for _ in range(TABLES)]
+        with ThreadPoolExecutor(8) as pool:
+            tables = list(pool.map(lambda n: Table(n, servers.ports, servers.secret_key, random.Random(seeds[n])),
+                                   range(TABLES)))
+        screens = [screen for table in tables for screen in table.screens]
+        for screen in screens:
+            screen.start()
+        for screen in screens:
+            screen.connected.wait(10)
+        time.sleep(1)
+
+        start = time.perf_counter()
+        begin, end = start + WARM_UP, start + WARM_UP + MEASURE
+        players = [threading.Thread(target=table.play, args=(end,), daemon=True) for table in tables]
+        for player in players:
+            player.start()
+        time.sleep(max(0.0, begin - time.perf_counter()))
+        cpu, machine, mine = servers.cpu(), machine_cpu(), own_cpu()
+        postgres, transactions = database.cpu(), database.transactions()
+        versions = sum(table.state["version"] for table in tables)
+        time.sleep(max(0.0, end - time.perf_counter()))
+        cpu_after, machine_after, mine_after = servers.cpu(), machine_cpu(), own_cpu()
+        postgres_after, transactions_after = database.cpu(), database.transactions()
+        window = time.perf_counter() - begin
+        for player in players:
+            player.join()
+        time.sleep(2)  # the last changes reach their screens
+        pids_after = servers.pids()
+
+        trips, visible, statuses, missing = [], [], Counter(), 0
+        where = {True: {}, False: {}}  # the screens on the process of the action or on others
+        changes = 0
+        for table in tables:
+            for sent, took, status, made in table.actions:
+                if not begin <= sent < end:
+                    continue
+                statuses[status] += 1
+                trips.append(took)
+                if made is None:
+                    continue
+                changes += 1
+                seen = [screen.seen(made) for screen in table.screens]
+                if None in seen:
+                    missing += 1
+                    continue
+                visible.append(max(seen) - sent)
+                for screen, at in zip(table.screens, seen):
+                    where[screen.port == table.port].setdefault((table.code, made), []).append(at - sent)
+        screen_statuses = sum((screen.statuses for screen in screens), Counter())
+        for screen in screens:
+            screen.close()
+        games, events = database.events()
+        per_process = {pid: cpu_after.get(pid, 0) - cpu.get(pid, 0) for pid in cpu_after}
+        return {
+            "local": [max(times) for times in where[True].values()],
+            "remote": [max(times) for times in where[False].values()],
+            "window": window, "changes": changes, "statuses": statuses, "trips": trips, "visible": visible,
+            "missing": missing, "screen_statuses": screen_statuses, "screens": len(screens),
+            "server_cpu": sum(per_process.values()), "per_process": per_process, "masters": len(servers.masters),
+            "machine": (machine_after[0] - machine[0], machine_after[1] - machine[1]), "mine": mine_after - mine,
+            "postgres": spent(postgres, postgres_after), "transactions": transactions_after - transactions,
+            "games": games, "events": events,
+            "versions": (versions / len(tables), sum(t.state["version"] for t in tables) / len(tables)),
+            "restarted": pids_after != servers.started, "ports": len(servers.ports),
+        }
+    finally:
+        for table in tables:
+            for screen in table.screens:
+                screen.close()
+        if servers:
+            servers.stop()
+        database.stop()
+
+
+def main() -> None:
+    one_port = "--one-port" in sys.argv[1:]
+    began = time.perf_counter()
+    r = run(one_port)
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor())
+    print(f"machine: {os.cpu_count()} CPUs ({os.sched_getaffinity(0).__len__()} usable), {model}; "
+          f"Python {platform.python_version()}; {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
+    if one_port:
+        print(f"servers: one gunicorn, {PROCESSES} gthread workers of {THREADS} threads on one port: which worker "
+              "gets each connection (a screen, a table's API client) is the kernel's choice")
+    else:
+        print(f"servers: {PROCESSES} gunicorn processes, 1 gthread worker of {THREADS} threads each, on "
+              f"{PROCESSES} ports; each table acts on one and its 9 screens are dealt round-robin from the next "
+              "(7 of 9 on other processes than its actions)")
+    print(f"load: {TABLES} tables x (host screen + 8 phones) = {r['screens']} live connections, one action per "
+          f"table every {PACE[0]}-{PACE[1]} s; {WARM_UP} s warm-up, then {r['window']:.0f} s measured; "
+          f"games at {r['versions'][0]:.0f} -> {r['versions'][1]:.0f} events on average")
+    print()
+    actions = sum(r["statuses"].values())
+    busy = r["statuses"][503]
+    other = actions - busy - r["statuses"][200]
+    others_text = ", ".join(f"{status}: {n}" for status, n in sorted(r["statuses"].items(), key=str)
+                       if status not in (200, 503)) or "none"
+    live_other = ", ".join(f"{status}: {n}" for status, n in sorted(r["screen_statuses"].items(), key=str)
+                           if status != 200) or "none"
+    ms = lambda values: f"{percentile(values, 0.5) * 1e3:.1f} / {percentile(values, 0.95) * 1e3:.1f} ms"
+    per_change = lambda seconds: f"{seconds * 1e3 / max(1, r['changes']):.1f} ms"
+    processes = sorted(r["per_process"].values(), reverse=True)
+    if r["masters"] == PROCESSES:  # four masters of one worker each: the workers are the busy ones
+        shares = " ".join(f"{s:.1f}" for s in processes[:PROCESSES]) + f" + masters {sum(processes[PROCESSES:]):.1f}"
+    else:
+        shares = " ".join(f"{s:.1f}" for s in processes)
+    others = max(0.0, r["machine"][0] - r["server_cpu"] - r["postgres"] - r["mine"])
+    rows = [
+        ("changes (accepted actions) / per second", f"{r['changes']:,} / {r['changes'] / r['window']:.1f}", "20-30/s"),
+        ("action round trip, p50 / p95", ms(r["trips"]) if r["trips"] else "-", "p95 <= 50 ms"),
+        ("change on all 9 screens of its table, p50 / p95",
+         ms(r["visible"]) if r["visible"] else "-", "p95 <= 100 ms"),
+        *([("  its screens on the process it was sent to / on others, p95",
+            f"{percentile(r['local'], 0.95) * 1e3:.1f} / {percentile(r['remote'], 0.95) * 1e3:.1f} ms", "")]
+          if r["ports"] > 1 and r["local"] else []),
+        ("changes some screen never got", f"{r['missing']}", "0"),
+        ("actions answered 503 (busy)", f"{busy} of {actions} ({busy / max(1, actions):.1%})", "0"),
+        ("actions answered otherwise non-2xx", f"{other} ({others_text})", "0"),
+        ("live connections opened, not answered 200", live_other, "none"),
+        ("server CPU per change (gunicorn masters + workers)", per_change(r["server_cpu"]), ""),
+        ("  each process, CPU s in the window", shares, ""),
+        ("PostgreSQL CPU per change", per_change(r["postgres"]), ""),
+        ("this benchmark's own CPU per change", per_change(r["mine"]), ""),
+        ("database: transactions per change (reads too)", f"{r['transactions'] / max(1, r['changes']):.1f}", ""),
+        ("database: games / events stored at the end", f"{r['games']} / {r['events']:,}", ""),
+    ]
+    width = max(len(label) for label, _, _ in rows) + 2
+    for label, value, target in rows:
+        print(f"{label:<{width}}{value:>34}   {target}")
+    if r["restarted"]:
+        print("note: a gunicorn worker was restarted during the run (its CPU before then is not counted)")
+    cores = lambda seconds: f"{seconds / r['window']:.2f}"
+    print(f"\nCPU in use over the {r['window']:.0f} s measured, in cores of {os.cpu_count()}: servers "
+          f"{cores(r['server_cpu'])}, PostgreSQL {cores(r['postgres'])}, this benchmark {cores(r['mine'])}, anything "
+          f"else on the machine {cores(others)}; the machine {r['machine'][0] / r['machine'][1]:.0%} busy. "
+          f"(total {time.perf_counter() - began:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
