@@ -36,7 +36,6 @@ import platform
 import random
 import resource
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -48,6 +47,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bot import next_move
+import live
 from live import TOKENS, percentile, session_cookie
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -266,62 +266,13 @@ class Client:
             return response.status, {}
 
 
-class Screen(threading.Thread):
-    """One page's live connection, following the pages' protocol (as in benchmarks/live.py); notes
-    when each version arrives, and the status of each connection it opens."""
-
-    def __init__(self, port: int, path: str, cookie: str, version: int):
-        super().__init__(daemon=True)
-        self.port, self.path, self.cookie, self.version = port, path, cookie, version
-        self.arrived: list[tuple[int, float]] = []  # (version, when), in the order they came
-        self.connected = threading.Event()
-        self.statuses: Counter = Counter()
-        self.stopping = False
-        self.socket: socket.socket | None = None
-
-    def close(self):
-        self.stopping = True
-        if self.socket:
-            try:
-                self.socket.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def run(self):
-        while not self.stopping:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=None)
-            headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache", "Cookie": self.cookie,
-                       "Last-Event-ID": str(self.version)}
-            try:
-                connection.request("GET", f"{self.path}?v={self.version}", headers=headers)
-                self.socket = connection.sock  # the response takes it over from the connection
-                response = connection.getresponse()
-                self.statuses[response.status] += 1
-                self.connected.set()
-                buffer = b""
-                while chunk := response.read1(65536):
-                    buffer += chunk
-                    while b"\n\n" in buffer:
-                        block, buffer = buffer.split(b"\n\n", 1)
-                        self._event(block)
-            except (OSError, http.client.HTTPException):
-                pass  # the server went away or this page closed: as a browser, try again
-            finally:
-                connection.close()
-            if not self.stopping:
-                time.sleep(1)  # the browser's retry delay (the stream's `retry: 1000`)
-
-    def _event(self, block: bytes):
-        now = time.perf_counter()
-        for line in block.split(b"\n"):
-            if line.startswith(b"id: "):
-                self.version = int(line[4:])
-                self.arrived.append((self.version, now))
+class Screen(live.Screen):
+    """One page's live connection, as in benchmarks/live.py; and when it first had a version."""
 
     def seen(self, version: int) -> float | None:
         """When this screen first had `version` or a newer one (under load a screen may skip to
         the newest); None if it never did."""
-        arrived = list(self.arrived)
+        arrived = list(self.arrived.items())  # in the order they came: the versions rise
         at = bisect.bisect_left([v for v, _ in arrived], version)
         return arrived[at][1] if at < len(arrived) else None
 

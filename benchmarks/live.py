@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from bot import next_move
@@ -133,12 +134,14 @@ def session_cookie(server: Server, secret_key: str, kind: str, code: str, token:
 
 
 class Screen(threading.Thread):
-    """One page's live connection, following the pages' protocol; notes when each version arrives."""
+    """One page's live connection to the server on `port`, following the pages' protocol; notes
+    when each version arrives (in the order they come) and the status of each connection it opens."""
 
-    def __init__(self, server: Server, path: str, cookie: str, version: int):
+    def __init__(self, port: int, path: str, cookie: str, version: int):
         super().__init__(daemon=True)
-        self.server, self.path, self.cookie, self.version = server, path, cookie, version
+        self.port, self.path, self.cookie, self.version = port, path, cookie, version
         self.arrived: dict[int, float] = {}
+        self.statuses: Counter = Counter()
         self.connected = threading.Event()
         self.stopping = False
         self.changed = threading.Condition()
@@ -148,19 +151,23 @@ class Screen(threading.Thread):
         """The page is closed: its connection ends."""
         self.stopping = True
         if self.socket:
-            self.socket.shutdown(socket.SHUT_RDWR)
+            try:
+                self.socket.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # closed already
         self.join(5)
         assert not self.is_alive()
 
     def run(self):
         while not self.stopping:
-            connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=None)
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=None)
             headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache", "Cookie": self.cookie,
                        "Last-Event-ID": str(self.version)}
             try:
                 connection.request("GET", f"{self.path}?v={self.version}", headers=headers)
                 self.socket = connection.sock  # the response takes it over from the connection
                 response = connection.getresponse()
+                self.statuses[response.status] += 1
                 self.connected.set()
                 buffer = b""
                 while chunk := response.read1(65536):
@@ -225,9 +232,9 @@ class Table:
     def screens(self, phones: int = 8) -> list[Screen]:
         """The banker's host screen and `phones` phones, connected at the current version."""
         key, version = self.server.secret_key, self.state["version"]
-        screens = [Screen(self.server, f"/t/{self.code}/live", session_cookie(self.server, key, "banker", self.code, self.banker),
+        screens = [Screen(self.server.port, f"/t/{self.code}/live", session_cookie(self.server, key, "banker", self.code, self.banker),
                           version)]
-        screens += [Screen(self.server, f"/p/{self.code}/live", session_cookie(self.server, key, "seat", self.code, token), version)
+        screens += [Screen(self.server.port, f"/p/{self.code}/live", session_cookie(self.server, key, "seat", self.code, token), version)
                     for token in list(self.seats.values())[:phones]]
         for screen in screens:
             screen.start()
