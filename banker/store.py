@@ -87,7 +87,7 @@ def new_token() -> str:
 
 
 def sqlite_setup(engine) -> None:
-    """WAL, a busy timeout, and BEGIN IMMEDIATE for writes (DESIGN.md section 2).
+    """WAL, a busy timeout, and BEGIN IMMEDIATE for writes (docs/design.md, Concurrency).
 
     pysqlite's own BEGIN is switched off so that SQLAlchemy's `begin` event decides: a deferred
     read-then-write transaction under WAL fails with "database is locked" when another writer

@@ -232,7 +232,7 @@ def test_an_upgrade_on_postgresql_waits_for_the_lock_another_holds(database, tmp
 
 
 def test_the_flask_db_commands_downgrade_and_upgrade_by_hand(database, tmp_path):
-    """`flask --app banker db upgrade` (README, "Upgrades") runs the same scripts through Flask-Migrate."""
+    """`flask --app banker db upgrade` (docs/hosting.md, Upgrades) runs the same scripts through Flask-Migrate."""
     uri = database()
     with running(uri, tmp_path) as app:
         full = schema(uri)

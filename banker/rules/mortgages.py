@@ -1,5 +1,5 @@
 """Mortgages: the bank lends the printed mortgage value on an unimproved deed; lifting costs the
-value plus 10% interest, rounded up to a whole unit (DESIGN.md section 6)."""
+value plus 10% interest, rounded up to a whole unit (docs/rules.md, Mortgages)."""
 
 from .buildings import group_deeds, level
 from .errors import N_, RuleError

@@ -9,7 +9,7 @@ def owns_group(state: GameState, owner: int, group: str) -> bool:
 
 
 def doubles_base_rent(state: GameState, square: int) -> bool:
-    """An unimproved lot of a complete group pays double (DESIGN.md section 6 on mortgaged lots)."""
+    """An unimproved lot of a complete group pays double (docs/rules.md, Rent, on mortgaged lots)."""
     sq = state.board[square]
     deed = state.deeds[square]
     if deed.owner is None or not owns_group(state, deed.owner, sq.group):

@@ -13,7 +13,7 @@ MAX_PLAYERS = len(TOKENS)
 
 @dataclass(kw_only=True)
 class Settings:
-    """The game's rules as chosen at creation (DESIGN.md section 6); defaults are the official game.
+    """The game's rules as chosen at creation (docs/rules.md, Settings); defaults are the official game.
     A preset (PRESETS) sets several at once; the settings given beside it override it."""
 
     preset: str = "official"
@@ -74,7 +74,7 @@ PRESETS = {
     "official": {},
     # Before 2008: Income Tax of 200 or 10% of worth, chosen first; Luxury Tax 75; the 2008 deck.
     "classic": {"income_tax": "choice", "luxury_tax": 75, "community_chest": "2008"},
-    # The Japan Monopoly Association's competition rules (reference/rules_notes.md section 16):
+    # The Japan Monopoly Association's competition rules (docs/rules.md, Presets):
     # flat Income Tax, houses auctioned in a shortage never below their cost, and the rules
     # above. Where they agree with the defaults, the defaults stay.
     "jma": {"income_tax": "flat", "shortage_auction_floor": "cost", "deals_between_turns": True,

@@ -1,4 +1,4 @@
-"""The state as the JSON API shows it (DESIGN.md section 3): the snapshot plus derived figures."""
+"""The state as the JSON API shows it (docs/api.md, The state): the snapshot plus derived figures."""
 
 from .networth import net_worth
 from .rent import rent_due

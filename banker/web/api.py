@@ -1,4 +1,4 @@
-"""The JSON API (DESIGN.md section 3): the same actions as the pages, authenticated by bearer token."""
+"""The JSON API (docs/api.md): the same actions as the pages, authenticated by bearer token."""
 
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from flask_babel import gettext as _

@@ -126,13 +126,13 @@ def _reference(name: str) -> dict:
 
 
 def reference_board() -> dict:
-    """The reference board (a verbatim copy of the project's shared reference/board_us.json):
+    """The reference board (a verbatim copy of the project's reference data; sources in docs/rules.md, Sources):
     prices, rents, house costs and mortgage figures sourced independently of the engine's data."""
     return _reference("board_us.json")
 
 
 def reference_cards() -> dict:
-    """The reference decks (a verbatim copy of the project's shared reference/cards_us.json):
+    """The reference decks (a verbatim copy of the project's reference data; sources in docs/rules.md, Sources):
     each card's effect and, for the cards that move a token, where it lands from each draw square
     and whether it passes GO, sourced independently of the engine's edition file."""
     return _reference("cards_us.json")

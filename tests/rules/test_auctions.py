@@ -1,6 +1,6 @@
 """Auctions: a declined deed is auctioned at once among everyone with cash, the decliner too; the
 banker auctions one house or hotel in a shortage among those who could place it now
-(rules_notes.md sections 2 and 6, DESIGN.md section 6).
+(docs/rules.md, Buying and auctions).
 
 Ownership is arranged with `owning` (a copy of the state); buildings and cash through actions.
 Every money movement is checked against the ledger with `go` (see `conserved`).
@@ -247,7 +247,7 @@ def test_no_jail_fine_or_jail_card_while_an_auction_is_open(game):
 
 
 def test_building_paying_mortgaging_and_trading_go_on_during_an_auction(game):
-    """DESIGN.md section 6: building is allowed at any time; so, in the engine, are payments,
+    """docs/rules.md, Buildings: building is allowed at any time; so, in the engine, are payments,
     mortgages and trades. Only what moves the turn on waits for the auction."""
     state = declined(owning(game, BOB, *BROWN, 12))[0]
     state, _ = go(state, BOB, "build", square=1)

@@ -1,4 +1,4 @@
-"""Debt and bankruptcy (rules_notes.md section 13, DESIGN.md section 1): what selling buildings and
+"""Debt and bankruptcy (docs/rules.md, Debt and bankruptcy): what selling buildings and
 mortgaging would raise, raising it and paying, and giving up: to a player (buildings back to the
 bank at half cost, cash, deeds and cards to the creditor, mortgaged deeds lifted or charged 10%)
 or to the bank (cash to the bank, cards back to their decks, every deed unmortgaged and auctioned

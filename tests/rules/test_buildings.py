@@ -1,5 +1,5 @@
 """Houses and hotels: even building and selling, the bank's supply of 32 houses and 12 hotels,
-and set_buildings (rules_notes.md sections 4-6, DESIGN.md section 6).
+and set_buildings (docs/rules.md, Buildings).
 
 Ownership is arranged with `owning` (a copy of the state). The bank's supply is arranged through
 legitimate actions only: another group is built up with set_buildings, paid by the banker.

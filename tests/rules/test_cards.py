@@ -1,4 +1,4 @@
-"""Chance and Community Chest (rules_notes.md sections 10-12, DESIGN.md section 1): every card of
+"""Chance and Community Chest (docs/rules.md, Chance and Community Chest): every card of
 both decks, Community Chest in its 2021 and 2008 editions, drawn from every square that reaches
 that deck, against the reference decks (tests/rules/reference/cards_us.json: where the token
 lands from each draw square and whether it passes GO); then the cards whose effect depends on the

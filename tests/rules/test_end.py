@@ -1,4 +1,4 @@
-"""The end of the game (rules_notes.md section 14, DESIGN.md sections 1 and 6): the banker ends it
+"""The end of the game (docs/rules.md, End of the game and net worth): the banker ends it
 (a time limit, or the table has had enough) and everyone is ranked by net worth: cash + printed
 price of each deed (mortgaged: half) + buildings at cost, a hotel as five houses. After the end
 nothing changes the game.

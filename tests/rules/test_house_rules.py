@@ -1,5 +1,5 @@
-"""House rules and rule settings, each on and off (DESIGN.md section 6, rules_notes.md sections 9,
-10 and 15): the Free Parking jackpot, 400 for landing exactly on GO, no auctions, the pre-2008
+"""House rules and rule settings, each on and off (docs/rules.md, Settings, and its sections
+on taxes and GO): the Free Parking jackpot, 400 for landing exactly on GO, no auctions, the pre-2008
 Income Tax choice, the old Luxury Tax, start cash and GO salary.
 
 Ownership is arranged with `owning` (a copy of the state); buildings are built with set_buildings.

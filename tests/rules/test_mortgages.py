@@ -1,5 +1,5 @@
 """Mortgages: the bank lends the printed mortgage value on an unimproved deed; lifting costs the
-value plus 10%, rounded up to a whole unit (rules_notes.md section 7, DESIGN.md section 6).
+value plus 10%, rounded up to a whole unit (docs/rules.md, Mortgages).
 
 Every amount is checked against the reference board (tests/rules/reference/board_us.json), not
 against the engine's own edition file. Ownership is arranged with `owning` (a copy of the state).

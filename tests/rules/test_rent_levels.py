@@ -1,7 +1,7 @@
 """Every rent level of every deed, checked against the reference board
 (tests/rules/reference/board_us.json) rather than the engine's own edition file, so the engine's
 data is checked too: base rent, doubled base on a complete group, one to four houses, a hotel;
-railroads by the number held; utilities by the dice (rules_notes.md section 3).
+railroads by the number held; utilities by the dice (docs/rules.md, Rent).
 
 Ownership is arranged with `owning` (a copy of the state); buildings are put up with
 set_buildings, paid by the banker.

@@ -1,7 +1,7 @@
 """Trades: cash, deeds and Get Out of Jail Free cards between two players, offered by one and
 carried out in one step when the other accepts; a mortgaged deed received is lifted now (value
-+ 10%) or keeps its mortgage for a 10% fee, both rounded up (rules_notes.md section 8,
-DESIGN.md section 6, setting `mortgage_transfer_fee`).
++ 10%) or keeps its mortgage for a 10% fee, both rounded up (docs/rules.md, Trades and
+Mortgages, setting `mortgage_transfer_fee`).
 
 Ownership is arranged with `owning` (a copy of the state); everything else through actions.
 Every money movement is checked against the ledger with `go` (see `conserved`).

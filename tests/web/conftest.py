@@ -89,7 +89,7 @@ def make_app(database: "Database | Path", **config):
 
 
 def _no_traceback(response):
-    """No answer ever shows a traceback (DESIGN.md section 2): checked on every response of every test
+    """No answer ever shows a traceback (docs/design.md, Errors): checked on every response of every test
     (but a live connection's stream, which the test reads itself)."""
     if not response.direct_passthrough and not response.is_streamed:
         assert b"Traceback (most recent call last)" not in response.get_data(), response.get_data(as_text=True)

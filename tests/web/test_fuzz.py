@@ -1,6 +1,6 @@
 """Junk in, never a server error out: Hypothesis sends malformed bodies and forms through every way
 into a game (the JSON API's create, join and actions; the home form; the host's and the phones'
-action forms), in games at several stages, and a refusal changes nothing (DESIGN.md section 4).
+action forms), in games at several stages, and a refusal changes nothing (docs/security.md, Who may do what).
 
 Each example starts from a sane action and spoils it a little (a field of the wrong type, a huge or
 fractional number, a missing or an unknown field, a junk nonce), so that most examples get past the
@@ -186,7 +186,7 @@ def assert_refused_as_json(response) -> None:
 
 
 def assert_money_is_whole(state: dict) -> None:
-    """Money is int, never float (DESIGN.md section 2): whatever was accepted kept it so."""
+    """Money is int, never float (docs/design.md, Money is int): whatever was accepted kept it so."""
     sums = [state["free_parking"], *(p["cash"] for p in state["players"]), *(d["amount"] for d in state["debts"]),
             *(t[side]["cash"] for t in state["trades"] for side in ("give", "get")),
             (state["auction"] or {}).get("high_bid", 0)]
