@@ -53,6 +53,28 @@ CARD_GROUPS = {
 }
 
 
+class QuickBid(NamedTuple):
+    """A bid in one tap: `step` over the high bid, the `amount` it bids, whether the bidder's cash covers it."""
+
+    step: int
+    amount: int
+    affordable: bool
+
+
+QUICK_STEPS = (1, 10, 50, 100)
+
+
+def quick_bids(state: GameState, player: int) -> list[QuickBid]:
+    """The open auction's bids in one tap for a bidder: the high bid plus each step, raised to the
+    bidder's floor (what a building auctioned in a shortage costs them)."""
+    auction, cash = state.auction, state.player(player).cash
+    if auction is None:
+        return []
+    floor = auction.floors.get(str(player), 1)
+    amounts = [(step, max(auction.high_bid + step, floor)) for step in QUICK_STEPS]
+    return [QuickBid(step, amount, amount <= cash) for step, amount in amounts]
+
+
 class Name(NamedTuple):
     """A player as a list of names needs them (not their cash, which changes all the time)."""
 
@@ -210,9 +232,11 @@ class TableScreen(Screen):
         shown = self.banker and state.status == "playing"
         seats = [Name(p.id, p.name) for p in state.players if not p.bankrupt] if shown else []
         if not shown or pid is None or not state.has_player(pid):
-            return {"seats": seats, "seat": None, "seat_legal": set(), "seat_holdings": [], "seat_debts": []}
+            return {"seats": seats, "seat": None, "seat_legal": set(), "seat_holdings": [], "seat_debts": [],
+                    "seat_bids": []}
         return {"seats": seats, "seat": state.player(pid), "seat_legal": legal_actions(state, pid),
-                "seat_holdings": explain(state, holdings(state, pid)), "seat_debts": state.debts_of(pid)}
+                "seat_holdings": explain(state, holdings(state, pid)), "seat_debts": state.debts_of(pid),
+                "seat_bids": quick_bids(state, pid)}
 
     @cached_property
     def auction_key(self) -> dict:
@@ -262,7 +286,7 @@ class PhoneScreen(Screen):
 
     AREA = "player"
     PARTS = {
-        "turn": ("me", "legal", "latest", "trades", "deck_cards", "standings", "debts"),
+        "turn": ("me", "legal", "latest", "trades", "deck_cards", "standings", "debts", "bids"),
         "wallet": ("me", "legal", "holdings", "others"),
         "trades": ("me", "trades", "others", "names"),
         "history": ("history",),
@@ -290,6 +314,10 @@ class PhoneScreen(Screen):
         seen = super().trades["trades"]
         return {"trades": seen, "incoming": [t for t in seen if t["trade"].to == self.player],
                 "outgoing": [t for t in seen if t["trade"].offerer == self.player]}
+
+    @cached_property
+    def bids(self) -> dict:
+        return {"quick_bids": quick_bids(self.state, self.player)}
 
     @cached_property
     def debts(self) -> dict:

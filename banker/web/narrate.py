@@ -326,9 +326,18 @@ GROUP_NAMES = Translated({
 })
 
 
+# What each deed button says, by the kind holdings gives it (its price is shown beside it).
+BUTTON_LABELS = Translated({
+    "build_house": N_("Build house"), "build_hotel": N_("Build hotel"), "place": N_("Place here"),
+    "no_houses_left": N_("No houses left"), "no_hotels_left": N_("No hotels left"),
+    "sell_house": N_("Sell house"), "sell_hotel": N_("Sell hotel"),
+    "mortgage": N_("Mortgage"), "unmortgage": N_("Repay mortgage"),
+})
+
+
 def explain(state: GameState, holdings: list[dict]) -> list[dict]:
-    """Name the lots for the reader, and turn the refusals in a player's holdings into sentences
-    for the buttons."""
+    """Put a player's holdings into words: the lots' names, each refusal as a sentence, each button's
+    `label` and `why` (None when it may be tapped), and each lot's `why` told under it, if any."""
     for section in holdings:
         for lot in section["lots"]:
             lot["name"] = square(state, lot["square"])
@@ -336,6 +345,9 @@ def explain(state: GameState, holdings: list[dict]) -> list[dict]:
                 if key in lot:
                     value, error = lot[key]
                     lot[key] = (value, refusal(error, state) if error else None)
+            for button in lot["buttons"]:
+                button["label"], button["why"] = BUTTON_LABELS[button["kind"]], lot[button["check"]][1]
+            lot["why"] = lot[lot["told"]][1] if lot["told"] else None
     return holdings
 
 
