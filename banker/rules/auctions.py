@@ -2,6 +2,7 @@
 building shortage the banker auctions houses or hotels one at a time. Bids are whole units, must
 beat the high bid and stay within the bidder's cash; the bank takes the winning bid."""
 
+from . import effects as happened
 from .buildings import can_place
 from .errors import N_, RuleError
 from .money import charge, require_no_debt
@@ -19,7 +20,7 @@ def open_deed_auction(state: GameState, square: int, effects: list) -> None:
     """Auction a deed the player declined; everyone still in the game with cash may bid."""
     bidders = [p.id for p in state.players if not p.bankrupt and p.cash > 0]
     state.auction = Auction(id=state.next_id(), square=square, bidders=bidders)
-    effects.append({"kind": "auction_opened", "id": state.auction.id, "square": square})
+    effects.append(happened.auction_opened(state.auction.id, square=square))
     _close_if_settled(state, effects)
 
 
@@ -41,7 +42,7 @@ def open_building_auction(state: GameState, building: str, effects: list) -> Non
         raise RuleError("nobody_can_build", N_("Nobody can place a {building} now."), building=building)
     state.auction = Auction(id=state.next_id(), building=building, bidders=[int(k) for k in floors],
                             floors=floors)
-    effects.append({"kind": "auction_opened", "id": state.auction.id, "building": building})
+    effects.append(happened.auction_opened(state.auction.id, building=building))
 
 
 def leave(state: GameState, player_id: int, effects: list) -> None:
@@ -81,7 +82,7 @@ def bid(state: GameState, player_id: int, amount: int, effects: list) -> None:
         raise RuleError("bid_over_cash", N_("{player} has only {cash}; a bid cannot be more."),
                         player=player_id, cash=cash)
     auction.high_bid, auction.high_bidder = amount, player_id
-    effects.append({"kind": "bid", "player": player_id, "amount": amount})
+    effects.append(happened.bid(player_id, amount))
     _close_if_settled(state, effects)
 
 
@@ -93,7 +94,7 @@ def pass_(state: GameState, player_id: int, effects: list) -> None:
     if auction.high_bidder == player_id:
         raise RuleError("high_bidder", N_("{player} holds the high bid and cannot pass."), player=player_id)
     auction.passed.append(player_id)
-    effects.append({"kind": "passed", "player": player_id})
+    effects.append(happened.passed(player_id))
     _close_if_settled(state, effects)
 
 
@@ -128,15 +129,15 @@ def _sell(state: GameState, auction: Auction, effects: list) -> None:
     if winner is not None and auction.building and not _can_place_somewhere(state, winner, auction.building):
         winner = None  # the winner changed their lots meanwhile: the building stays with the bank
     if winner is None:
-        effects.append({"kind": "auction_unsold", "square": auction.square, "building": auction.building})
+        effects.append(happened.auction_unsold(auction.square, auction.building))
         return
     charge(state, winner, BANK, amount, effects, "auction", auction.square)
     if auction.square is not None:
         state.deeds[auction.square].owner = winner
-        effects.append({"kind": "auction_won", "player": winner, "square": auction.square, "amount": amount})
+        effects.append(happened.auction_won(winner, amount, square=auction.square))
     else:
         state.pending = {"kind": "place", "player": winner, "building": auction.building}
-        effects.append({"kind": "auction_won", "player": winner, "building": auction.building, "amount": amount})
+        effects.append(happened.auction_won(winner, amount, building=auction.building))
 
 
 def _can_place_somewhere(state: GameState, player_id: int, building: str) -> bool:

@@ -1,6 +1,7 @@
 """Debt's last step: what selling and mortgaging everything would raise, bankruptcy to a player
 or to the bank, and the end of the game when one player is left."""
 
+from . import effects as happened
 from .auctions import leave, open_deed_auction
 from .buildings import HOTEL, level, set_level
 from .errors import N_, RuleError
@@ -45,7 +46,7 @@ def declare(state: GameState, player_id: int, effects: list) -> None:
     to_player = isinstance(creditor, int)
     heir = creditor if to_player else BANK
     state.debts = [d for d in state.debts if d.debtor != player_id]
-    effects.append({"kind": "bankrupt", "player": player_id, "creditor": heir})
+    effects.append(happened.bankrupt(player_id, heir))
     _pass_debts_owed(state, player_id, heir, effects)
     _sell_buildings(state, player_id, effects)
     if player.cash:
@@ -69,7 +70,7 @@ def declare(state: GameState, player_id: int, effects: list) -> None:
         return
     if claimant is not None and deeds:
         state.pending = {"kind": "claim", "player": claimant, "from": player_id, "squares": deeds}
-        effects.append({"kind": "claim_offered", "player": claimant, "from": player_id})
+        effects.append(happened.claim_offered(claimant, player_id))
         return
     mortgaged = [sq for sq in deeds if state.deeds[sq].mortgaged]
     if to_player and mortgaged and state.settings.mortgage_transfer_fee:
@@ -109,13 +110,13 @@ def claim_deeds(state: GameState, player_id: int, choice: str, effects: list) ->
         transfer(state, player_id, BANK, fine_amount(state), effects, "claim")
         for square in squares:
             state.deeds[square].owner = player_id
-        effects.append({"kind": "deeds_claimed", "player": player_id, "from": pending["from"], "squares": squares})
+        effects.append(happened.deeds_claimed(player_id, pending["from"], squares))
         mortgaged = [sq for sq in squares if state.deeds[sq].mortgaged]
         if mortgaged and state.settings.mortgage_transfer_fee:
             state.pending = {"kind": "inherit", "player": player_id, "squares": mortgaged}
         return
     state.pending = None
-    effects.append({"kind": "claim_declined", "player": player_id, "from": pending["from"]})
+    effects.append(happened.claim_declined(player_id, pending["from"]))
     for square in squares:
         state.deeds[square].mortgaged = False
     if state.settings.auctions:
@@ -130,11 +131,10 @@ def _pass_debts_owed(state: GameState, player_id: int, heir, effects: list) -> N
     for debt in [d for d in state.debts if d.creditor == player_id]:
         if debt.debtor == heir:
             state.debts.remove(debt)
-            effects.append({"kind": "debt_cancelled", "id": debt.id, "debtor": debt.debtor, "amount": debt.amount})
+            effects.append(happened.debt_cancelled(debt.id, debt.debtor, debt.amount))
         else:
             debt.creditor = heir
-            effects.append({"kind": "debt_passed", "id": debt.id, "debtor": debt.debtor, "from": player_id,
-                            "to": heir, "amount": debt.amount})
+            effects.append(happened.debt_passed(debt.id, debt.debtor, player_id, heir, debt.amount))
 
 
 def _sell_buildings(state: GameState, player_id: int, effects: list) -> None:
@@ -155,7 +155,7 @@ def _sell_buildings(state: GameState, player_id: int, effects: list) -> None:
 def _pass_turn(state: GameState, player_id: int, effects: list) -> None:
     state.turn = next_player(state, player_id)
     state.rolled, state.doubles, state.last_roll = False, 0, None
-    effects.append({"kind": "turn", "player": state.turn})
+    effects.append(happened.turn(state.turn))
 
 
 def _last_player_wins(state: GameState, effects: list) -> bool:
@@ -171,7 +171,7 @@ def finish(state: GameState, effects: list) -> None:
     state.status = "ended"
     state.auction, state.auction_queue, state.pending = None, [], None
     state.standings = standings(state)
-    effects.append({"kind": "ended", "winner": state.standings[0]["player"]})
+    effects.append(happened.ended(state.standings[0]["player"]))
 
 
 def end_game(state: GameState, effects: list) -> None:

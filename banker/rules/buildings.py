@@ -1,6 +1,7 @@
 """Houses and hotels: even building and selling on complete, unmortgaged groups, within the
 bank's supply of 32 houses and 12 hotels. A hotel is the fifth level of a lot."""
 
+from . import effects as happened
 from .errors import N_, RuleError
 from .money import require_cash, require_no_debt, transfer
 from .state import BANK, Deed, GameState
@@ -119,7 +120,7 @@ def build(state: GameState, player_id: int, square: int, effects: list) -> None:
         transfer(state, player_id, BANK, cost, effects, "building", square, level=now + 1)
     else:
         state.pending = None
-    effects.append({"kind": "built", "player": player_id, "square": square, "level": now + 1})
+    effects.append(happened.built(player_id, square, now + 1))
 
 
 def check_sell(state: GameState, player_id: int, square: int) -> int:
@@ -160,7 +161,7 @@ def sell(state: GameState, player_id: int, square: int, effects: list) -> None:
         state.bank_houses += 1
     set_level(deed, now - 1)
     transfer(state, BANK, player_id, refund, effects, "building_sale", square, level=now)
-    effects.append({"kind": "sold", "player": player_id, "square": square, "level": now - 1})
+    effects.append(happened.sold(player_id, square, now - 1))
 
 
 def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects: list) -> None:
@@ -216,8 +217,7 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
         transfer(state, player_id, BANK, price, effects, "building", group=group)
     elif price < 0:
         transfer(state, BANK, player_id, -price, effects, "building_sale", group=group)
-    effects.append({"kind": "levels_set", "player": player_id, "square": first,
-                    "levels": {str(s): levels[s] for s in squares}})
+    effects.append(happened.levels_set(player_id, first, levels))
 
 
 def _no_breakdown(state: GameState, player_id: int) -> bool:

@@ -1,5 +1,6 @@
 """Buying the unowned deed a player landed on, or declining it."""
 
+from . import effects as happened
 from .errors import N_, RuleError
 from .money import require_cash, require_no_debt, transfer
 from .auctions import open_deed_auction
@@ -24,13 +25,13 @@ def buy(state: GameState, player_id: int, effects: list) -> None:
     transfer(state, player_id, BANK, price, effects, "purchase", square)
     state.deeds[square].owner = player_id
     state.pending = None
-    effects.append({"kind": "bought", "player": player_id, "square": square})
+    effects.append(happened.bought(player_id, square))
 
 
 def decline(state: GameState, player_id: int, effects: list) -> None:
     """Decline the deed: it is auctioned at once (or, with auctions off, stays with the bank)."""
     square = offered_square(state, player_id)
     state.pending = None
-    effects.append({"kind": "declined", "player": player_id, "square": square})
+    effects.append(happened.declined(player_id, square))
     if state.settings.auctions:
         open_deed_auction(state, square, effects)

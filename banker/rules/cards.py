@@ -5,6 +5,7 @@ always either in its deck or in exactly one hand."""
 import json
 from functools import cache
 
+from . import effects as happened
 from .auctions import require_no_auction
 from .board import EDITIONS
 from .errors import N_, ActionError, RuleError
@@ -58,7 +59,7 @@ def draw(state: GameState, player_id: int, deck_name: str, card_id: str, effects
                         player=holder(state, card_id).id)
     state.pending = None
     player = state.player(player_id)
-    effects.append({"kind": "drew", "player": player_id, "deck": deck_name, "card": card_id})
+    effects.append(happened.drew(player_id, deck_name, card_id))
     _apply(state, player, drawn["effect"], card_id, effects)
 
 
@@ -71,7 +72,7 @@ def _apply(state: GameState, player: Player, effect: dict, card_id: str, effects
     elif kind == "move_back":
         start = player.position
         player.position = (start - effect["spaces"]) % len(board)
-        effects.append({"kind": "moved", "player": player.id, "from_square": start, "square": player.position})
+        effects.append(happened.moved(player.id, start, player.position))
         land(state, player, 0, effects)
     elif kind == "advance_to_nearest":
         targets = [s.index for s in board.of_type(effect["type"])]
@@ -94,10 +95,10 @@ def _apply(state: GameState, player: Player, effect: dict, card_id: str, effects
         if amount:
             charge(state, player.id, to_bank(state), amount, effects, "repairs", houses=houses, hotels=hotels)
         else:
-            effects.append({"kind": "no_repairs", "player": player.id})
+            effects.append(happened.no_repairs(player.id))
     elif kind == "get_out_of_jail_free":
         player.jail_cards.append(card_id)
-        effects.append({"kind": "jail_card", "player": player.id, "card": card_id})
+        effects.append(happened.jail_card(player.id, card_id))
     elif kind == "go_to_jail":
         send_to_jail(state, player, effects, "card")
 
@@ -129,7 +130,7 @@ def utility_roll(state: GameState, player_id: int, dice: tuple[int, int], effect
     state.pending = None
     square = pending["square"]
     total = sum(dice)
-    effects.append({"kind": "rolled", "player": player_id, "dice": list(dice)})
+    effects.append(happened.rolled(player_id, dice))
     charge(state, player_id, state.deeds[square].owner, 10 * total, effects, "rent", square,
            dice=total)
 
@@ -155,8 +156,7 @@ def use_jail_card(state: GameState, player_id: int, card_id: str | None, effects
     player.jail_cards.remove(used)
     player.in_jail = False
     player.jail_rolls = 0
-    effects.append({"kind": "left_jail", "player": player_id, "how": "card", "card": used,
-                    "deck": deck_of(state, used)})
+    effects.append(happened.left_jail(player_id, "card", used, deck_of(state, used)))
     if dice:
         state.pending = None
         move_out(state, player, dice, effects)

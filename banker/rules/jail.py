@@ -1,5 +1,6 @@
 """Jail: three ways out (doubles, the fine, a card) and the third failed roll."""
 
+from . import effects as happened
 from .auctions import require_no_auction
 from .errors import N_, RuleError
 from .money import charge, require_cash, require_no_debt, to_bank, transfer
@@ -21,11 +22,11 @@ def roll_in_jail(state: GameState, player: Player, dice: tuple[int, int], effect
     else:
         player.jail_rolls += 1
         if player.jail_rolls < 3:
-            effects.append({"kind": "stayed_in_jail", "player": player.id, "tries": player.jail_rolls})
+            effects.append(happened.stayed_in_jail(player.id, player.jail_rolls))
             return
         if state.settings.jail_card_on_third_miss and any(p.jail_cards for p in state.players if not p.bankrupt):
             state.pending = {"kind": "jail_exit", "player": player.id, "dice": list(dice)}
-            effects.append({"kind": "third_miss", "player": player.id})
+            effects.append(happened.third_miss(player.id))
             return
         fine_then_move(state, player, dice, effects)
         return
@@ -41,7 +42,7 @@ def fine_then_move(state: GameState, player: Player, dice, effects: list) -> Non
     release(player, effects, "third_roll")
     if short and state.settings.jail_fee_bankruptcy_claim:
         state.pending = {"kind": "jail_move", "player": player.id, "dice": list(dice)}
-        effects.append({"kind": "fine_first", "player": player.id})
+        effects.append(happened.fine_first(player.id))
         return
     move_out(state, player, dice, effects)
 
@@ -71,7 +72,7 @@ def third_miss(state: GameState, player: Player) -> list[int] | None:
 def release(player: Player, effects: list, how: str) -> None:
     player.in_jail = False
     player.jail_rolls = 0
-    effects.append({"kind": "left_jail", "player": player.id, "how": how})
+    effects.append(happened.left_jail(player.id, how))
 
 
 def pay_fine(state: GameState, player: Player, effects: list) -> None:

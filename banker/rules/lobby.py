@@ -1,5 +1,6 @@
 """Before the first roll: joining, the opening rolls that order the seats, and the start."""
 
+from . import effects as happened
 from .actions import Join, OpeningRoll, Start
 from .errors import ActionError, N_, RuleError
 from .state import MAX_PLAYERS, GameState, Player
@@ -24,7 +25,7 @@ def join(state: GameState, action: Join, effects: list) -> None:
         name=action.name, token=action.token, cash=state.settings.start_cash,
     )
     state.players.append(player)
-    effects.append({"kind": "joined", "player": player.id})
+    effects.append(happened.joined(player.id))
 
 
 def needs_opening_roll(state: GameState, player: Player) -> bool:
@@ -50,7 +51,7 @@ def opening_roll(state: GameState, player_id: int, action: OpeningRoll, effects:
         raise RuleError("already_rolled", N_("{player} has already rolled {total}."),
                         player=player.id, total=player.opening_rolls[-1])
     player.opening_rolls.append(sum(action.dice))
-    effects.append({"kind": "opening_roll", "player": player.id, "dice": list(action.dice)})
+    effects.append(happened.opening_roll(player.id, action.dice))
 
 
 def rolled_order(state: GameState) -> list[int]:
@@ -78,4 +79,4 @@ def start(state: GameState, action: Start, effects: list) -> None:
     state.order = order
     state.status = "playing"
     state.turn = order[0]
-    effects.append({"kind": "started", "order": order})
+    effects.append(happened.started(order))

@@ -1,5 +1,6 @@
 """Moving money: every change of cash goes through `transfer`, so the effects form a full ledger."""
 
+from . import effects as happened
 from .errors import N_, RuleError
 from .state import BANK, POT, Debt, GameState
 
@@ -13,13 +14,7 @@ def transfer(state: GameState, payer, payee, amount: int, effects: list, reason:
     """
     _add(state, payer, -amount)
     _add(state, payee, amount)
-    effect = {"kind": "transfer", "from": payer, "to": payee, "amount": amount, "reason": reason}
-    if square is not None:
-        effect["square"] = square
-    if memo:
-        effect["memo"] = memo
-    effect.update(detail)
-    effects.append(effect)
+    effects.append(happened.transfer(payer, payee, amount, reason, square, memo, **detail))
 
 
 def _add(state: GameState, party, amount: int) -> None:
@@ -44,11 +39,8 @@ def charge(state: GameState, payer: int, payee, amount: int, effects: list, reas
 def owe(state: GameState, debt: Debt, effects: list, **detail) -> None:
     """Open a debt, and record it."""
     state.debts.append(debt)
-    effect = {"kind": "debt", "id": debt.id, "debtor": debt.debtor, "creditor": debt.creditor,
-              "amount": debt.amount, "reason": debt.reason, "square": debt.square, **detail}
-    if debt.payees:
-        effect["payees"] = list(debt.payees)
-    effects.append(effect)
+    effects.append(happened.debt(debt.id, debt.debtor, debt.creditor, debt.amount, debt.reason, debt.square,
+                                 debt.payees, **detail))
 
 
 def to_bank(state: GameState) -> str:
@@ -78,7 +70,7 @@ def pay_debt(state: GameState, debtor: int, debt_id: int | None, effects: list) 
             transfer(state, debtor, to, share, effects, debt.reason, debt.square, debt.memo)
     else:
         transfer(state, debtor, debt.creditor, debt.amount, effects, debt.reason, debt.square, debt.memo)
-    effects.append({"kind": "debt_paid", "id": debt.id, "debtor": debtor})
+    effects.append(happened.debt_paid(debt.id, debtor))
 
 
 def require_cash(state: GameState, player_id: int, cost: int, message: str, **params) -> None:

@@ -1,6 +1,7 @@
 """Mortgages: the bank lends the printed mortgage value on an unimproved deed; lifting costs the
 value plus 10% interest, rounded up to a whole unit (docs/rules.md, Mortgages)."""
 
+from . import effects as happened
 from .buildings import group_deeds, level
 from .errors import N_, RuleError
 from .money import require_cash, require_no_debt, transfer
@@ -44,7 +45,7 @@ def mortgage(state: GameState, player_id: int, square: int, effects: list) -> No
     loan = check_mortgage(state, player_id, square)
     state.deeds[square].mortgaged = True
     transfer(state, BANK, player_id, loan, effects, "mortgage", square)
-    effects.append({"kind": "mortgaged", "player": player_id, "square": square})
+    effects.append(happened.mortgaged(player_id, square))
 
 
 def check_unmortgage(state: GameState, player_id: int, square: int) -> int:
@@ -64,4 +65,4 @@ def unmortgage(state: GameState, player_id: int, square: int, effects: list) -> 
     cost = check_unmortgage(state, player_id, square)
     state.deeds[square].mortgaged = False
     transfer(state, player_id, BANK, cost, effects, "unmortgage", square)
-    effects.append({"kind": "unmortgaged", "player": player_id, "square": square})
+    effects.append(happened.unmortgaged(player_id, square))

@@ -1,5 +1,6 @@
 """Moving a token around the board: GO salary on the way, then what the square asks for."""
 
+from . import effects as happened
 from .errors import N_, RuleError
 from .money import charge, to_bank, transfer
 from .rent import rent_detail, rent_due
@@ -10,8 +11,7 @@ def advance(state: GameState, player: Player, steps: int, effects: list) -> None
     """Move forward; passing or landing on GO pays the salary (double on GO under the house rule)."""
     start = player.position
     player.position = (start + steps) % len(state.board)
-    effects.append({"kind": "moved", "player": player.id, "from_square": start,
-                    "square": player.position})
+    effects.append(happened.moved(player.id, start, player.position))
     if start + steps >= len(state.board):
         salary = state.settings.go_salary
         if player.position == 0 and state.settings.go_exact_bonus:
@@ -27,7 +27,7 @@ def send_to_jail(state: GameState, player: Player, effects: list, why: str) -> N
     if state.turn == player.id:
         state.doubles = 0
         state.rolled = True
-    effects.append({"kind": "jailed", "player": player.id, "why": why})
+    effects.append(happened.jailed(player.id, why))
 
 
 def land(state: GameState, player: Player, dice_total: int, effects: list,
@@ -42,21 +42,21 @@ def land(state: GameState, player: Player, dice_total: int, effects: list,
         deed = state.deeds[square.index]
         if deed.owner is None:
             state.pending = {"kind": "buy", "player": player.id, "square": square.index}
-            effects.append({"kind": "offer", "player": player.id, "square": square.index})
+            effects.append(happened.offer(player.id, square.index))
         elif deed.owner != player.id:
             rent = rent_due(state, square.index, dice_total)
             if rent and card_rent == "ten_times":
                 state.pending = {"kind": "utility_roll", "player": player.id, "square": square.index}
-                effects.append({"kind": "utility_roll_due", "player": player.id, "square": square.index})
+                effects.append(happened.utility_roll_due(player.id, square.index))
             elif rent:
                 factor = 2 if card_rent == "double" else 1
                 charge(state, player.id, deed.owner, rent * factor, effects, "rent", square.index,
                        **rent_detail(state, square.index, dice_total), **({"doubled_by_card": True} if factor == 2 else {}))
             else:
-                effects.append({"kind": "no_rent", "player": player.id, "square": square.index})
+                effects.append(happened.no_rent(player.id, square.index))
     elif square.type == "tax" and square.tax == "income" and state.settings.income_tax == "choice":
         state.pending = {"kind": "income_tax", "player": player.id, "square": square.index}
-        effects.append({"kind": "tax_choice", "player": player.id, "square": square.index})
+        effects.append(happened.tax_choice(player.id, square.index))
     elif square.type == "tax":
         amount = state.settings.luxury_tax if square.tax == "luxury" else square.amount
         charge(state, player.id, to_bank(state), amount, effects, "tax", square.index)
@@ -67,7 +67,7 @@ def land(state: GameState, player: Player, dice_total: int, effects: list,
     elif square.type in ("chance", "community_chest"):
         deck = "chance" if square.type == "chance" else "chest"
         state.pending = {"kind": "draw", "player": player.id, "deck": deck, "square": square.index}
-        effects.append({"kind": "card_due", "player": player.id, "square": square.index, "deck": deck})
+        effects.append(happened.card_due(player.id, square.index, deck))
 
 
 def pay_income_tax(state: GameState, player_id: int, choice: str, effects: list) -> None:
@@ -99,6 +99,5 @@ def correct_position(state: GameState, player_id: int, square: int, effects: lis
     if player.in_jail and square != state.board.jail:
         raise RuleError("in_jail", N_("{player} is in jail; a token in jail stays on the Jail square."),
                         player=player.id)
-    effects.append({"kind": "moved", "player": player.id, "from_square": player.position,
-                    "square": square, "correction": True})
+    effects.append(happened.moved(player.id, player.position, square, correction=True))
     player.position = square

@@ -5,6 +5,7 @@ A mortgaged deed received is lifted now (value + 10%) or keeps its mortgage for 
 deed stays mortgaged and is lifted later at +10%. (The JMA sources disagree among themselves; the JMA
 rules in our sources charge the fee, so the "jma" preset keeps it.)"""
 
+from . import effects as happened
 from .buildings import group_deeds, level
 from .errors import ActionError, N_, RuleError
 from .money import require_bid_covered, transfer
@@ -94,7 +95,7 @@ def offer(state: GameState, player_id: int, to: int, give: dict, get: dict, lift
     trade = Trade(id=state.next_id(), offerer=player_id, to=to, give=give, get=get, lift=lift)
     check(state, trade, [])
     state.trades.append(trade)
-    effects.append({"kind": "trade_offered", "id": trade.id, "player": player_id, "to": to})
+    effects.append(happened.trade_offered(trade.id, player_id, to))
 
 
 def find(state: GameState, trade_id: int) -> Trade:
@@ -125,8 +126,7 @@ def accept(state: GameState, player_id: int, trade_id: int, lifts: list[int], ef
         transfer(state, payer, BANK, amount, effects, "unmortgage" if how == "lift" else "mortgage_fee", square)
         if how == "lift":
             state.deeds[square].mortgaged = False
-    effects.append({"kind": "trade_done", "id": trade.id, "player": trade.offerer, "to": trade.to,
-                    "give": trade.give, "get": trade.get})
+    effects.append(happened.trade_done(trade.id, trade.offerer, trade.to, trade.give, trade.get))
     drop_impossible(state, effects)
 
 
@@ -135,7 +135,7 @@ def reject(state: GameState, player_id: int, trade_id: int, effects: list) -> No
     if trade.to != player_id:
         raise RuleError("not_yours_to_reject", N_("Only {player} can reject this offer."), player=trade.to)
     state.trades.remove(trade)
-    effects.append({"kind": "trade_rejected", "id": trade.id, "player": player_id})
+    effects.append(happened.trade_rejected(trade.id, player_id))
 
 
 def withdraw(state: GameState, player_id: int, trade_id: int, effects: list) -> None:
@@ -143,7 +143,7 @@ def withdraw(state: GameState, player_id: int, trade_id: int, effects: list) -> 
     if trade.offerer != player_id:
         raise RuleError("not_yours_to_withdraw", N_("Only {player} can withdraw this offer."), player=trade.offerer)
     state.trades.remove(trade)
-    effects.append({"kind": "trade_withdrawn", "id": trade.id, "player": player_id})
+    effects.append(happened.trade_withdrawn(trade.id, player_id))
 
 
 def drop_impossible(state: GameState, effects: list) -> None:
@@ -155,7 +155,7 @@ def drop_impossible(state: GameState, effects: list) -> None:
         ) or any(state.player(pid).bankrupt for pid in (trade.offerer, trade.to))
         if gone:
             state.trades.remove(trade)
-            effects.append({"kind": "trade_dropped", "id": trade.id, "player": trade.offerer, "to": trade.to})
+            effects.append(happened.trade_dropped(trade.id, trade.offerer, trade.to))
 
 
 def tradeable(state: GameState, player_id: int) -> list[int]:

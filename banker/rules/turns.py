@@ -1,5 +1,6 @@
 """A turn: roll the dice the table rolled, settle the square, maybe roll again, end the turn."""
 
+from . import effects as happened
 from .errors import N_, RuleError
 from .auctions import require_no_auction
 from .jail import roll_in_jail
@@ -49,7 +50,7 @@ def roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list)
     require_no_debt(state, player_id)
     player = state.player(player_id)
     state.last_roll = list(dice)
-    effects.append({"kind": "rolled", "player": player_id, "dice": list(dice)})
+    effects.append(happened.rolled(player_id, dice))
     if player.in_jail:
         roll_in_jail(state, player, dice, effects)
         return
@@ -77,7 +78,7 @@ def end_turn(state: GameState, player_id: int, effects: list) -> None:
     state.rolled = False
     state.doubles = 0
     state.last_roll = None
-    effects.append({"kind": "turn", "player": state.turn})
+    effects.append(happened.turn(state.turn))
 
 
 def next_player(state: GameState, player_id: int) -> int:

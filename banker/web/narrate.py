@@ -156,6 +156,8 @@ def _moved(p: dict, effect: dict) -> str:
     return _("{player} moves to {square}.").format(**p)
 
 
+# Every kind of effect (banker/rules/effects.py) by its sentence, or None where the same action's
+# other effects already tell it.
 STORIES = {
     "joined": lambda p, e: _("{player} joined the game.").format(**p),
     "opening_roll": lambda p, e: _("{player} rolled {total} for the seat order.").format(total=sum(e["dice"]), **p),
@@ -206,6 +208,9 @@ STORIES = {
     "turn": lambda p, e: _("It is {player}'s turn.").format(**p),
     # The entry taken back is told by the ledger (undid); an undo told alone names no entry number.
     "undone": lambda p, e: _("The banker undid the last entry."),
+    # Told by the transfer that paid for it: "Ann bought Boardwalk for $400."
+    "bought": None, "built": None, "sold": None, "levels_set": None, "mortgaged": None, "unmortgaged": None,
+    "debt_paid": None,
 }
 
 
@@ -233,12 +238,12 @@ def _bundle(state: GameState, side: dict) -> str:
 
 # Transfers whose story another effect of the same action already tells.
 TOLD_ELSEWHERE = {"auction", "trade"}
-SILENT = {"bought", "debt_paid", "built", "sold", "levels_set", "mortgaged", "unmortgaged"}
 
 
 def story(state: GameState, effect: dict) -> str | None:
     """One effect as a sentence (None for effects another sentence already tells)."""
-    if effect["kind"] in SILENT:
+    tell = STORIES[effect["kind"]]
+    if tell is None:
         return None
     params = _params(state, effect)
     if "group" in effect:
@@ -259,7 +264,7 @@ def story(state: GameState, effect: dict) -> str | None:
         params["drawer"] = party(state, effect["drawer"])
     if effect["kind"] == "started":
         params["names"] = ", ".join(party(state, pid) for pid in effect["order"])
-    return _sentence(state, STORIES[effect["kind"]](params, effect))
+    return _sentence(state, tell(params, effect))
 
 
 def _sentence(state: GameState, text: str) -> str:
