@@ -1,12 +1,14 @@
-"""The action vocabulary: every change to a game is one of these, parsed from a dict and validated.
+"""The action vocabulary: every change to a game is one of these. Each is declared once, whole: its
+type name, who may take it and when (declaration.Who, `in_lobby`, `deal`), its fields with how each
+is parsed, and `run`, which hands it to the rule module that decides and applies it.
 
-Parsing checks only the shape of the input (types, ranges, known fields); whether the action is
-legal now is for the rule modules to decide.
+Parsing checks only the shape of the input; whether the action is legal now is for `run` to decide.
 """
 
-from dataclasses import MISSING, dataclass, field, fields
-
-from .errors import N_, ActionError
+from . import auctions, bankruptcy, buildings, buying, cards, jail, lobby, money, mortgages, moves, trades, turns
+# Re-exported: the store, the web layer and the tests read the vocabulary from here.
+from .declaration import ACTIONS, CONTROL, UNDO, Action, Who, action, arg, only_fields, parse
+from .errors import N_
 from .inputs import (
     MAX_MEMO,
     amount,
@@ -29,301 +31,376 @@ from .inputs import (
     text,
     token,
 )
+from .state import BANK
+
+# Before the start
 
 
-def arg(parse, missing: str | None = None, **kw):
-    """A field of an action, parsed by `parse`; required unless a default is given.
-
-    `missing` is the message when a required field is absent (default: "<type> needs <field>").
-    """
-    return field(metadata={"parse": parse, "missing": missing}, **kw)
-
-
-@dataclass(frozen=True, kw_only=True)
-class Action:
-    """Base of every action. `player` lets the banker act for a seat."""
-
-    type = ""
-    player: int | None = arg(player_id, default=None)
-
-    def to_dict(self) -> dict:
-        """The normalized action as stored in the event log."""
-        data = {"type": self.type}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, dict):
-                data[f.name] = {str(k): v for k, v in value.items()}
-            elif value is not None:
-                data[f.name] = list(value) if isinstance(value, tuple) else value
-        return data
-
-
-ACTIONS: dict[str, type[Action]] = {}
-
-
-def action(type_name: str):
-    """Register an action class under its type name."""
-
-    def register(cls):
-        cls.type = type_name
-        ACTIONS[type_name] = cls
-        return cls
-
-    return register
-
-
-@action("join")
-@dataclass(frozen=True, kw_only=True)
+@action("join", Who.NEWCOMER, in_lobby=True)
 class Join(Action):
+    """Take a seat, under a name and a token."""
+
     name: str = arg(name, missing=N_("Type a name."))
     token: str = arg(token, missing=N_("Pick one of the eight tokens."))
 
+    def run(self, state, player, effects):
+        lobby.join(state, self.name, self.token, effects)
 
-@action("opening_roll")
-@dataclass(frozen=True, kw_only=True)
+
+@action("opening_roll", in_lobby=True)
 class OpeningRoll(Action):
+    """Roll for the seat order."""
+
     dice: tuple[int, int] = arg(dice, missing=N_("Tap the number on each die."))
 
+    def run(self, state, player, effects):
+        lobby.opening_roll(state, player, self.dice, effects)
 
-@action("start")
-@dataclass(frozen=True, kw_only=True)
+
+@action("start", Who.BANKER, in_lobby=True)
 class Start(Action):
+    """Start the game, in the given seat order or else in that of the opening rolls."""
+
     order: tuple[int, ...] | None = arg(order, default=None)
+
+    def run(self, state, player, effects):
+        lobby.start(state, self.order, effects)
+
+
+# A turn
 
 
 @action("roll")
-@dataclass(frozen=True, kw_only=True)
 class Roll(Action):
+    """Move by the dice the table rolled (in jail: try for doubles)."""
+
     dice: tuple[int, int] = arg(dice, missing=N_("Tap the number on each die."))
+
+    def run(self, state, player, effects):
+        turns.roll(state, player, self.dice, effects)
 
 
 @action("buy")
-@dataclass(frozen=True, kw_only=True)
 class Buy(Action):
-    pass
+    """Buy the deed offered at its printed price."""
+
+    def run(self, state, player, effects):
+        buying.buy(state, player, effects)
 
 
 @action("decline")
-@dataclass(frozen=True, kw_only=True)
 class Decline(Action):
-    pass
+    """Decline the deed offered: it goes to auction."""
+
+    def run(self, state, player, effects):
+        buying.decline(state, player, effects)
 
 
 @action("pay_jail_fine")
-@dataclass(frozen=True, kw_only=True)
 class PayJailFine(Action):
-    pass
+    """Leave jail by paying the fine."""
+
+    def run(self, state, player, effects):
+        jail.pay_fine(state, state.player(player), effects)
+
+
+@action("use_jail_card")
+class UseJailCard(Action):
+    """Leave jail with a Get Out of Jail Free card (the first held unless one is named)."""
+
+    card: str | None = arg(card_id, default=None)
+
+    def run(self, state, player, effects):
+        cards.use_jail_card(state, player, self.card, effects)
 
 
 @action("end_turn")
-@dataclass(frozen=True, kw_only=True)
 class EndTurn(Action):
-    pass
+    """Pass the turn on, once the roll is done and settled."""
+
+    def run(self, state, player, effects):
+        turns.end_turn(state, player, effects)
+
+
+# What the squares ask for
+
+
+@action("draw")
+class Draw(Action):
+    """Say which Chance or Community Chest card was drawn; it is applied in full."""
+
+    deck: str = arg(deck_name)
+    card: str = arg(card_id, missing=N_("Pick the card you drew."))
+
+    def run(self, state, player, effects):
+        cards.draw(state, player, self.deck, self.card, effects)
+
+
+@action("utility_roll")
+class UtilityRoll(Action):
+    """Roll again for the rent of the utility a card sent the player to (ten times the dice)."""
+
+    dice: tuple[int, int] = arg(dice, missing=N_("Tap the number on each die."))
+
+    def run(self, state, player, effects):
+        cards.utility_roll(state, player, self.dice, effects)
+
+
+@action("income_tax")
+class IncomeTax(Action):
+    """Choose how to pay the Income Tax: the flat sum or a tenth of total worth."""
+
+    choice: str = arg(tax_choice)
+
+    def run(self, state, player, effects):
+        moves.pay_income_tax(state, player, self.choice, effects)
+
+
+# Money
 
 
 @action("pay")
-@dataclass(frozen=True, kw_only=True)
 class Pay(Action):
+    """Pay another player, the bank or the Free Parking pot."""
+
     to: int | str = arg(payee)
     amount: int = arg(amount)
     memo: str = arg(text(MAX_MEMO), default="")
 
-
-@action("bank_pay")
-@dataclass(frozen=True, kw_only=True)
-class BankPay(Action):
-    amount: int = arg(amount)
-    memo: str = arg(text(MAX_MEMO), default="")
-
-
-@action("bank_charge")
-@dataclass(frozen=True, kw_only=True)
-class BankCharge(Action):
-    amount: int = arg(amount)
-    memo: str = arg(text(MAX_MEMO), default="")
+    def run(self, state, player, effects):
+        money.pay(state, player, self.to, self.amount, self.memo, effects)
 
 
 @action("pay_debt")
-@dataclass(frozen=True, kw_only=True)
 class PayDebt(Action):
+    """Pay an open debt in full (the oldest unless one is named)."""
+
     debt: int | None = arg(serial, default=None)
 
+    def run(self, state, player, effects):
+        money.pay_debt(state, player, self.debt, effects)
+        jail.after_debt_paid(state, player, effects)  # a fine owed before moving (JMA) lets them move
 
-@action("move")
-@dataclass(frozen=True, kw_only=True)
+
+@action("bank_pay", Who.BANKER_FOR_SEAT)
+class BankPay(Action):
+    """The bank pays a player (what the board does not pay by itself)."""
+
+    amount: int = arg(amount)
+    memo: str = arg(text(MAX_MEMO), default="")
+
+    def run(self, state, player, effects):
+        money.transfer(state, BANK, player, self.amount, effects, "bank_payment", memo=self.memo)
+
+
+@action("bank_charge", Who.BANKER_FOR_SEAT)
+class BankCharge(Action):
+    """The bank charges a player (a debt when the cash is short)."""
+
+    amount: int = arg(amount)
+    memo: str = arg(text(MAX_MEMO), default="")
+
+    def run(self, state, player, effects):
+        money.charge(state, player, BANK, self.amount, effects, "bank_charge", memo=self.memo)
+
+
+@action("seed_jackpot", Who.BANKER)
+class SeedJackpot(Action):
+    """The banker puts money from the bank into the Free Parking pot."""
+
+    amount: int = arg(amount)
+
+    def run(self, state, player, effects):
+        money.seed_jackpot(state, self.amount, effects)
+
+
+@action("move", Who.BANKER_FOR_SEAT)
 class Move(Action):
+    """The banker puts a token where it really is on the table; nothing is paid or resolved."""
+
     square: int = arg(square)
 
+    def run(self, state, player, effects):
+        moves.correct_position(state, player, self.square, effects)
 
-@action("build")
-@dataclass(frozen=True, kw_only=True)
+
+# Buildings and mortgages
+
+
+@action("build", deal=True)
 class Build(Action):
+    """Buy the next building on a lot (or place one won at auction)."""
+
     square: int = arg(square)
 
+    def run(self, state, player, effects):
+        buildings.build(state, player, self.square, effects)
 
-@action("sell_building")
-@dataclass(frozen=True, kw_only=True)
+
+@action("sell_building", deal=True)
 class SellBuilding(Action):
+    """Sell a lot's top building back to the bank at half its cost."""
+
     square: int = arg(square)
 
+    def run(self, state, player, effects):
+        buildings.sell(state, player, self.square, effects)
 
-@action("set_buildings")
-@dataclass(frozen=True, kw_only=True)
+
+@action("set_buildings", deal=True)
 class SetBuildings(Action):
+    """Set every lot of a group to a level (5 = hotel) in one step."""
+
     levels: dict = arg(levels)
 
+    def run(self, state, player, effects):
+        buildings.set_levels(state, player, self.levels, effects)
 
-@action("mortgage")
-@dataclass(frozen=True, kw_only=True)
+
+@action("mortgage", deal=True)
 class Mortgage(Action):
+    """Mortgage a deed with no buildings in its group."""
+
     square: int = arg(square)
 
+    def run(self, state, player, effects):
+        mortgages.mortgage(state, player, self.square, effects)
 
-@action("unmortgage")
-@dataclass(frozen=True, kw_only=True)
+
+@action("unmortgage", deal=True)
 class Unmortgage(Action):
+    """Repay a mortgage: its value plus 10%."""
+
     square: int = arg(square)
+
+    def run(self, state, player, effects):
+        mortgages.unmortgage(state, player, self.square, effects)
+
+
+# Auctions
 
 
 @action("bid")
-@dataclass(frozen=True, kw_only=True)
 class Bid(Action):
+    """Raise the high bid of the open auction."""
+
     amount: int = arg(amount)
+
+    def run(self, state, player, effects):
+        auctions.bid(state, player, self.amount, effects)
 
 
 @action("pass")
-@dataclass(frozen=True, kw_only=True)
 class Pass(Action):
-    pass
+    """Leave the open auction."""
+
+    def run(self, state, player, effects):
+        auctions.pass_(state, player, effects)
 
 
-@action("close_auction")
-@dataclass(frozen=True, kw_only=True)
+@action("close_auction", Who.BANKER)
 class CloseAuction(Action):
+    """Close the auction for the high bid (refused if it is no longer the one the banker saw)."""
+
     high_bid: int | None = arg(seen_bid, default=None)
 
+    def run(self, state, player, effects):
+        auctions.close(state, self.high_bid, effects)
 
-@action("auction_building")
-@dataclass(frozen=True, kw_only=True)
+
+@action("auction_building", Who.BANKER)
 class AuctionBuilding(Action):
+    """Auction one of the bank's houses or hotels in a shortage."""
+
     building: str = arg(building)
 
+    def run(self, state, player, effects):
+        auctions.open_building_auction(state, self.building, effects)
 
-@action("offer_trade")
-@dataclass(frozen=True, kw_only=True)
+
+# Trades
+
+
+@action("offer_trade", deal=True)
 class OfferTrade(Action):
+    """Offer another player cash, deeds and cards for theirs (`lift`: mortgages to repay on receipt)."""
+
     to: int = arg(player_id)
     give: dict = arg(bundle, default=None)
     get: dict = arg(bundle, default=None)
     lift: list = arg(squares, default=None)
 
+    def run(self, state, player, effects):
+        trades.offer(state, player, self.to, self.give or trades.nothing(), self.get or trades.nothing(),
+                     self.lift or [], effects)
 
-@action("accept_trade")
-@dataclass(frozen=True, kw_only=True)
+
+@action("accept_trade", deal=True)
 class AcceptTrade(Action):
+    """Accept an offer: everything moves at once (`lift`: mortgages to repay on receipt)."""
+
     trade: int = arg(serial)
     lift: list = arg(squares, default=None)
+
+    def run(self, state, player, effects):
+        trades.accept(state, player, self.trade, self.lift or [], effects)
 
 
 @action("reject_trade")
-@dataclass(frozen=True, kw_only=True)
 class RejectTrade(Action):
+    """Reject an offer made to the player."""
+
     trade: int = arg(serial)
+
+    def run(self, state, player, effects):
+        trades.reject(state, player, self.trade, effects)
 
 
 @action("withdraw_trade")
-@dataclass(frozen=True, kw_only=True)
 class WithdrawTrade(Action):
+    """Withdraw the player's own offer."""
+
     trade: int = arg(serial)
 
-
-@action("draw")
-@dataclass(frozen=True, kw_only=True)
-class Draw(Action):
-    deck: str = arg(deck_name)
-    card: str = arg(card_id, missing=N_("Pick the card you drew."))
+    def run(self, state, player, effects):
+        trades.withdraw(state, player, self.trade, effects)
 
 
-@action("utility_roll")
-@dataclass(frozen=True, kw_only=True)
-class UtilityRoll(Action):
-    dice: tuple[int, int] = arg(dice, missing=N_("Tap the number on each die."))
-
-
-@action("use_jail_card")
-@dataclass(frozen=True, kw_only=True)
-class UseJailCard(Action):
-    card: str | None = arg(card_id, default=None)
-
-
-@action("income_tax")
-@dataclass(frozen=True, kw_only=True)
-class IncomeTax(Action):
-    choice: str = arg(tax_choice)
+# Bankruptcy and the end
 
 
 @action("bankrupt")
-@dataclass(frozen=True, kw_only=True)
 class Bankrupt(Action):
-    pass
+    """Give up, owing more than everything would raise: all goes to the creditor."""
+
+    def run(self, state, player, effects):
+        bankruptcy.declare(state, player, effects)
 
 
 @action("claim_deeds")
-@dataclass(frozen=True, kw_only=True)
 class ClaimDeeds(Action):
+    """Take the deeds of a player bankrupt over the jail fine for that fine, or leave them to the
+    bank's auction (tournament rules)."""
+
     choice: str = arg(claim_choice)
+
+    def run(self, state, player, effects):
+        bankruptcy.claim_deeds(state, player, self.choice, effects)
 
 
 @action("receive_deeds")
-@dataclass(frozen=True, kw_only=True)
 class ReceiveDeeds(Action):
+    """Settle the mortgaged deeds received from a bankrupt: lift those in `lift`, pay 10% on the rest."""
+
     lift: list = arg(squares, default=None)
 
+    def run(self, state, player, effects):
+        bankruptcy.receive_deeds(state, player, self.lift or [], effects)
 
-@action("end_game")
-@dataclass(frozen=True, kw_only=True)
+
+@action("end_game", Who.BANKER)
 class EndGame(Action):
-    pass
+    """End the game now: standings by net worth."""
 
-
-@action("seed_jackpot")
-@dataclass(frozen=True, kw_only=True)
-class SeedJackpot(Action):
-    amount: int = arg(amount)
-
-
-# Not parsed into the rules: the store implements undo by replaying the log without the last event.
-UNDO = "undo"
-CONTROL = {"nonce", "csrf_token"}
-
-
-def only_fields(data: dict, known) -> None:
-    """Refuse a field the action does not have (undo has none), rather than ignore it."""
-    for key in data:
-        if key not in known and key != "type" and key not in CONTROL:
-            raise ActionError("unknown_field", N_("{type} has no field {field}."),
-                              type=data["type"], field=str(key)[:30])
-
-
-def parse(data) -> Action:
-    """Turn a dict from a form or the API into an Action, or raise ActionError saying what is wrong."""
-    if not isinstance(data, dict):
-        raise ActionError("bad_action", N_("An action must be a JSON object."))
-    kind = data.get("type")
-    cls = ACTIONS.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise ActionError("unknown_action", N_("Unknown action type: {type}."), type=str(kind)[:30])
-    known = {f.name: f for f in fields(cls)}
-    only_fields(data, known)
-    values = {}
-    for f in known.values():
-        raw = data.get(f.name)
-        if raw is None or raw == "":
-            if f.default is not MISSING:
-                continue
-            if f.metadata["missing"]:
-                raise ActionError("missing_field", f.metadata["missing"], field=f.name)
-            raise ActionError("missing_field", N_("{type} needs {field}."), type=kind, field=f.name)
-        values[f.name] = f.metadata["parse"](raw, f.name)
-    return cls(**values)
-
+    def run(self, state, player, effects):
+        bankruptcy.end_game(state, effects)

@@ -2,13 +2,11 @@
 mortgaging happen between turns, never in the middle of one ("This is one turn; after that, check
 whether anyone negotiates or builds, then move to the next person"). Raising cash for an open debt,
 placing a building won at auction and getting a Get Out of Jail Free card for the third miss in
-jail are allowed at any time."""
+jail are allowed at any time. The deals are the actions declared with `deal=True` (actions.py)."""
 
 from .buildings import level
 from .errors import N_, RuleError
 from .state import GameState
-
-DEALS = {"offer_trade", "accept_trade", "build", "set_buildings", "sell_building", "mortgage", "unmortgage"}
 
 
 def between_turns(state: GameState) -> bool:
@@ -19,7 +17,7 @@ def between_turns(state: GameState) -> bool:
 
 def require_between_turns(state: GameState, player_id: int, action) -> None:
     """Refuse a deal in the middle of a turn under the rule, saying when it will be allowed."""
-    if not state.settings.deals_between_turns or action.type not in DEALS or between_turns(state):
+    if not state.settings.deals_between_turns or not action.deal or between_turns(state):
         return
     pending = state.pending or {}
     if action.type in ("build", "set_buildings") and pending.get("kind") == "place" and pending["player"] == player_id:

@@ -1,18 +1,12 @@
-"""apply(state, action, actor) -> (new_state, effects): the one way a game changes (dispatch only)."""
+"""apply(state, action, actor) -> (new_state, effects): the one way a game changes. It checks who
+may take the action and when, as the action's declaration says (actions.py), then runs it."""
 
 from dataclasses import dataclass
 
-from . import (auctions, bankruptcy, buildings, buying, cards, deals, jail, lobby, money, mortgages,
-               moves, trades, turns)
-from .actions import Action, parse
+from . import bankruptcy, deals, jail, lobby
+from .actions import Action, Who, parse
 from .errors import N_, NotAllowed, RuleError
-from .money import charge, require_bid_covered, transfer
-from .state import BANK, POT, GameState, new_game
-
-BANKER_ONLY = {"start", "bank_pay", "bank_charge", "move", "close_auction", "auction_building",
-               "end_game", "seed_jackpot"}
-LOBBY = {"join", "opening_roll", "start"}
-SEATLESS = {"join", "start", "close_auction", "auction_building", "end_game", "seed_jackpot"}
+from .state import GameState, new_game
 
 
 @dataclass(frozen=True)
@@ -36,7 +30,7 @@ class Actor:
 
 def subject(state: GameState, action: Action, actor: Actor) -> int | None:
     """The seat an action is for: the actor's own, or the one the banker names (default: whose turn)."""
-    if action.type in SEATLESS:
+    if action.who.seatless:
         return None
     if action.player is not None:
         if not actor.banker and action.player != actor.player:
@@ -57,11 +51,11 @@ def apply(state: GameState, action: Action, actor: Actor, copy: bool = True) -> 
     half-changed: for a caller that throws the state away either way (a replay, the store's freshly
     loaded snapshot), which saves copying it.
     """
-    if action.type in BANKER_ONLY and not actor.banker:
+    if action.who.banker_only and not actor.banker:
         raise NotAllowed("banker_only", N_("Only the banker can do that."))
-    if action.type == "join" and (actor.player is not None):
+    if action.who is Who.NEWCOMER and actor.player is not None:
         raise RuleError("already_seated", N_("You already have a seat in this game."))
-    if action.type not in LOBBY:
+    if not action.in_lobby:
         require_playing(state)
     new = state.copy() if copy else state
     player = subject(new, action, actor)
@@ -69,80 +63,16 @@ def apply(state: GameState, action: Action, actor: Actor, copy: bool = True) -> 
         raise RuleError("bankrupt", N_("{player} is bankrupt and out of the game."), player=player)
     deals.require_between_turns(new, player, action)
     effects: list[dict] = []
-    HANDLERS[action.type](new, player, action, effects)
+    action.run(new, player, effects)
     return new, effects
 
 
 def require_playing(state: GameState) -> None:
+    """Refuse before the start and after the end."""
     if state.status == "lobby":
         raise RuleError("not_started", N_("The game has not started yet."))
     if state.status == "ended":
         raise RuleError("game_over", N_("The game is over."))
-
-
-def _pay(state: GameState, player: int, action, effects: list) -> None:
-    """A free-form payment to another player, the bank or the Free Parking pot."""
-    if action.to == player:
-        raise RuleError("pay_self", N_("You cannot pay yourself."))
-    if action.to == POT and not state.settings.free_parking_jackpot:
-        raise RuleError("no_jackpot", N_("This game has no Free Parking jackpot."))
-    if action.to not in (BANK, POT) and state.player(action.to).bankrupt:
-        raise RuleError("bankrupt", N_("{player} is bankrupt and out of the game."), player=action.to)
-    require_bid_covered(state, player, action.amount)
-    charge(state, player, action.to, action.amount, effects, "payment", memo=action.memo)
-
-
-def _pay_debt(state: GameState, player: int, debt: int | None, effects: list) -> None:
-    """Settle a debt; a jail fine owed before moving (JMA) then lets the player move."""
-    money.pay_debt(state, player, debt, effects)
-    jail.after_debt_paid(state, player, effects)
-
-
-HANDLERS = {
-    "join": lambda s, p, a, e: lobby.join(s, a, e),
-    "opening_roll": lambda s, p, a, e: lobby.opening_roll(s, p, a, e),
-    "start": lambda s, p, a, e: lobby.start(s, a, e),
-    "roll": lambda s, p, a, e: turns.roll(s, p, a.dice, e),
-    "buy": lambda s, p, a, e: buying.buy(s, p, e),
-    "decline": lambda s, p, a, e: buying.decline(s, p, e),
-    "pay_jail_fine": lambda s, p, a, e: jail.pay_fine(s, s.player(p), e),
-    "end_turn": lambda s, p, a, e: turns.end_turn(s, p, e),
-    "pay": _pay,
-    "bank_pay": lambda s, p, a, e: transfer(s, BANK, p, a.amount, e, "bank_payment", memo=a.memo),
-    "bank_charge": lambda s, p, a, e: charge(s, p, BANK, a.amount, e, "bank_charge", memo=a.memo),
-    "pay_debt": lambda s, p, a, e: _pay_debt(s, p, a.debt, e),
-    "move": lambda s, p, a, e: moves.correct_position(s, p, a.square, e),
-    "build": lambda s, p, a, e: buildings.build(s, p, a.square, e),
-    "sell_building": lambda s, p, a, e: buildings.sell(s, p, a.square, e),
-    "set_buildings": lambda s, p, a, e: buildings.set_levels(s, p, a.levels, e),
-    "mortgage": lambda s, p, a, e: mortgages.mortgage(s, p, a.square, e),
-    "unmortgage": lambda s, p, a, e: mortgages.unmortgage(s, p, a.square, e),
-    "bid": lambda s, p, a, e: auctions.bid(s, p, a.amount, e),
-    "pass": lambda s, p, a, e: auctions.pass_(s, p, e),
-    "close_auction": lambda s, p, a, e: auctions.close(s, a.high_bid, e),
-    "auction_building": lambda s, p, a, e: auctions.open_building_auction(s, a.building, e),
-    "offer_trade": lambda s, p, a, e: trades.offer(
-        s, p, a.to, a.give or trades.nothing(), a.get or trades.nothing(), a.lift or [], e),
-    "accept_trade": lambda s, p, a, e: trades.accept(s, p, a.trade, a.lift or [], e),
-    "reject_trade": lambda s, p, a, e: trades.reject(s, p, a.trade, e),
-    "withdraw_trade": lambda s, p, a, e: trades.withdraw(s, p, a.trade, e),
-    "draw": lambda s, p, a, e: cards.draw(s, p, a.deck, a.card, e),
-    "utility_roll": lambda s, p, a, e: cards.utility_roll(s, p, a.dice, e),
-    "use_jail_card": lambda s, p, a, e: cards.use_jail_card(s, p, a.card, e),
-    "income_tax": lambda s, p, a, e: moves.pay_income_tax(s, p, a.choice, e),
-    "bankrupt": lambda s, p, a, e: bankruptcy.declare(s, p, e),
-    "receive_deeds": lambda s, p, a, e: bankruptcy.receive_deeds(s, p, a.lift or [], e),
-    "claim_deeds": lambda s, p, a, e: bankruptcy.claim_deeds(s, p, a.choice, e),
-    "end_game": lambda s, p, a, e: bankruptcy.end_game(s, e),
-    "seed_jackpot": lambda s, p, a, e: _seed(s, a.amount, e),
-}
-
-
-def _seed(state: GameState, amount: int, effects: list) -> None:
-    """The banker puts money from the bank into the Free Parking pot."""
-    if not state.settings.free_parking_jackpot:
-        raise RuleError("no_jackpot", N_("This game has no Free Parking jackpot."))
-    transfer(state, BANK, POT, amount, effects, "seed")
 
 
 def replay(edition: str, settings, log, start: GameState | None = None) -> GameState:

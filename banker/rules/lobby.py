@@ -1,7 +1,6 @@
 """Before the first roll: joining, the opening rolls that order the seats, and the start."""
 
 from . import effects as happened
-from .actions import Join, OpeningRoll, Start
 from .errors import ActionError, N_, RuleError
 from .state import MAX_PLAYERS, GameState, Player
 
@@ -11,18 +10,18 @@ def require_lobby(state: GameState, message: str = N_("The game has already star
         raise RuleError("game_started", message)
 
 
-def join(state: GameState, action: Join, effects: list) -> None:
+def join(state: GameState, name: str, token: str, effects: list) -> None:
     """Seat a new player; names (ignoring case) and tokens are unique within the game."""
     require_lobby(state, N_("The game has already started; joining is closed."))
     if len(state.players) >= MAX_PLAYERS:
         raise RuleError("table_full", N_("The table is full: eight players at most."))
-    if any(p.name.casefold() == action.name.casefold() for p in state.players):
-        raise RuleError("name_taken", N_("{name} is already playing; pick another name."), name=action.name)
-    if any(p.token == action.token for p in state.players):
-        raise RuleError("token_taken", N_("The {token} is taken; pick another token."), token=action.token)
+    if any(p.name.casefold() == name.casefold() for p in state.players):
+        raise RuleError("name_taken", N_("{name} is already playing; pick another name."), name=name)
+    if any(p.token == token for p in state.players):
+        raise RuleError("token_taken", N_("The {token} is taken; pick another token."), token=token)
     player = Player(
         id=max((p.id for p in state.players), default=0) + 1,
-        name=action.name, token=action.token, cash=state.settings.start_cash,
+        name=name, token=token, cash=state.settings.start_cash,
     )
     state.players.append(player)
     effects.append(happened.joined(player.id))
@@ -43,15 +42,15 @@ def needs_opening_roll(state: GameState, player: Player) -> bool:
     )
 
 
-def opening_roll(state: GameState, player_id: int, action: OpeningRoll, effects: list) -> None:
+def opening_roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list) -> None:
     """Record a player's opening roll; the highest total starts."""
     require_lobby(state)
     player = state.player(player_id)
     if not needs_opening_roll(state, player):
         raise RuleError("already_rolled", N_("{player} has already rolled {total}."),
                         player=player.id, total=player.opening_rolls[-1])
-    player.opening_rolls.append(sum(action.dice))
-    effects.append(happened.opening_roll(player.id, action.dice))
+    player.opening_rolls.append(sum(dice))
+    effects.append(happened.opening_roll(player.id, dice))
 
 
 def rolled_order(state: GameState) -> list[int]:
@@ -60,16 +59,16 @@ def rolled_order(state: GameState) -> list[int]:
     return [p.id for p in ranked]
 
 
-def start(state: GameState, action: Start, effects: list) -> None:
+def start(state: GameState, given: tuple[int, ...] | None, effects: list) -> None:
     """Fix the seat order (given, or from the opening rolls) and give the first turn."""
     require_lobby(state)
     if len(state.players) < 2:
         raise RuleError("too_few_players", N_("At least two players are needed to start."))
     ids = [p.id for p in state.players]
-    if action.order is not None:
-        if sorted(action.order) != sorted(ids):
+    if given is not None:
+        if sorted(given) != sorted(ids):
             raise ActionError("bad_order", N_("The order must name every player exactly once."))
-        order = list(action.order)
+        order = list(given)
     else:
         waiting = [p for p in state.players if needs_opening_roll(state, p)]
         if waiting:

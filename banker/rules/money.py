@@ -43,6 +43,31 @@ def owe(state: GameState, debt: Debt, effects: list, **detail) -> None:
                                  debt.payees, **detail))
 
 
+def pay(state: GameState, player: int, to, amount: int, memo: str, effects: list) -> None:
+    """A free-form payment to another player, the bank or the Free Parking pot (a debt when the
+    cash is short)."""
+    if to == player:
+        raise RuleError("pay_self", N_("You cannot pay yourself."))
+    if to == POT:
+        _require_jackpot(state)
+    if to not in (BANK, POT) and state.player(to).bankrupt:
+        raise RuleError("bankrupt", N_("{player} is bankrupt and out of the game."), player=to)
+    require_bid_covered(state, player, amount)
+    charge(state, player, to, amount, effects, "payment", memo=memo)
+
+
+def seed_jackpot(state: GameState, amount: int, effects: list) -> None:
+    """The banker puts money from the bank into the Free Parking pot."""
+    _require_jackpot(state)
+    transfer(state, BANK, POT, amount, effects, "seed")
+
+
+def _require_jackpot(state: GameState) -> None:
+    """Money goes into the Free Parking pot only under the jackpot house rule."""
+    if not state.settings.free_parking_jackpot:
+        raise RuleError("no_jackpot", N_("This game has no Free Parking jackpot."))
+
+
 def to_bank(state: GameState) -> str:
     """Where taxes and fines go: the Free Parking pot under that house rule, else the bank."""
     return POT if state.settings.free_parking_jackpot else BANK
