@@ -81,26 +81,21 @@ setInterval(() => {
   });
 }, 1000);
 
-// Forms that need a second thought ask first; stopping the event here (capture phase) keeps
-// it from htmx and from the browser alike. A payment above the payer's cash is allowed (it
-// becomes a debt), but a typo should not ruin the evening: the form, or the button pressed (the
-// host's Charge, not its Pay), holds the question in data-over-cash, asked when the amount typed is
-// above the payer's data-cash.
-document.addEventListener("submit", (event) => {
-  const form = event.target;
-  let question = form.dataset.confirm;
-  const overCash = event.submitter?.dataset.overCash ?? form.dataset.overCash;
+// A form that needs a second thought says so in hx-confirm, which htmx asks itself. A payment above
+// the payer's cash is allowed (it becomes a debt), but a typo should not ruin the evening: the form,
+// or the button pressed (the host's Charge, not its Pay), holds a question in data-over-cash, asked
+// here, before htmx sends it, when the amount typed is above the payer's data-cash.
+document.addEventListener("htmx:confirm", (event) => {
+  const form = event.detail.elt;
+  const overCash = event.detail.triggeringEvent?.submitter?.dataset.overCash ?? form.dataset.overCash;
   const amount = form.querySelector("input[name=amount]");
   const cash = payer(form);
-  if (!question && overCash && amount && cash && Number(amount.value) > Number(cash.dataset.cash)) {
-    question = overCash.replaceAll("{name}", cash.dataset.name ?? "")
-      .replaceAll("{cash}", cash.dataset.money ?? cash.textContent.trim());
-  }
-  if (question && !confirm(question)) {
-    event.preventDefault();
-    event.stopPropagation();
-  }
-}, true);
+  if (!overCash || !amount || !cash || Number(amount.value) <= Number(cash.dataset.cash)) return;
+  event.preventDefault();
+  const question = overCash.replaceAll("{name}", cash.dataset.name ?? "")
+    .replaceAll("{cash}", cash.dataset.money ?? cash.textContent.trim());
+  if (confirm(question)) event.detail.issueRequest(true);
+});
 
 // Who pays: the seat chosen in the form (the host's bank charge), the seat the form acts for (the
 // host paying for a player without a phone), or this phone's own wallet.
