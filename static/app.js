@@ -128,6 +128,8 @@ document.addEventListener("visibilitychange", () => {
 // what the reader changed and has not sent (dice tapped, choices made, text typed: whatever differs
 // from what the server drew) in every form with an id, and where the focus was; afterwards, put it
 // back where the same form still is. Details the reader opened or closed stay as they left them.
+// (idiomorph's morph swaps would keep the nodes, but still write the server's values, ticks and open
+// details over the reader's unless told which the reader changed: this same bookkeeping.)
 const toggled = {};
 document.addEventListener("toggle", (event) => {
   if (event.target.id) toggled[event.target.id] = event.target.open;
