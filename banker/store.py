@@ -205,17 +205,6 @@ def _give_badge(game_id: int, browser: Browser, player: int | None) -> None:
     db.session.add(Badge(browser_hash=browser.digest, game_id=game_id, role=browser.role, player_id=player))
 
 
-def adopt(code: str, secret: str, browser: Browser) -> None:
-    """Give the browser the badge of what `secret` holds in the game as its role (the banker or a
-    seat), unless it has one already; nothing when the secret holds nothing of that role."""
-    game, holder = visit(code, secret)
-    if holder is None or holder.banker != (browser.role == "banker") or visit(code, browser=browser)[1]:
-        return
-    with writing():
-        _give_badge(game.id, browser, holder.player)
-        db.session.commit()
-
-
 def load_state(game: Game) -> GameState:
     return GameState.from_dict(game.state)
 

@@ -60,7 +60,7 @@ def take(code, rejoin):
         abort(404)
     if store.take_seat(code, rejoin, browser("seat", create=True)) is None:
         return _stale()
-    return redirect(url_for("player.page", code=code.upper()), 303)
+    return redirect(url_for("player.page", code=code), 303)
 
 
 def _stale():

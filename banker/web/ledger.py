@@ -41,8 +41,10 @@ class Entry(NamedTuple):
 ENTRY = (Event.seq, Event.type, Event.actor, Event.payload, Event.effects, Event.created_at, Event.undone)
 
 
-class Recent:
-    """A small thread-safe LRU mapping: the caches below, bounded."""
+class LruCache:
+    """A thread-safe least-recently-used cache of at most `size` values: get(key, make) returns the
+    value kept for `key` (which becomes the most recently used), or keeps what make() returns,
+    dropping the least recently used value when full. The caches below, bounded."""
 
     def __init__(self, size: int):
         self.size = size
@@ -67,8 +69,8 @@ class Caches:
     (a plain dict by entry: a phone looks up a hundred of them per render)."""
 
     def __init__(self):
-        self.entries = Recent(64)
-        self.rows = Recent(64)
+        self.entries = LruCache(64)
+        self.rows = LruCache(64)
 
 
 def init_app(app) -> None:

@@ -37,10 +37,11 @@ class Gone(Exception):
         self.html = html
 
 
-class Turns:
-    """Taps first, then renders: a render waits (a moment at most) while a form or an action
-    (any POST) is being answered. At a table's pace nothing changes; under a flood of actions the
-    screens render less often, each showing the newest version, and the taps stay fast."""
+class PostGate:
+    """The gate POSTs pass through while renders wait: each POST (a form or an action) is counted
+    from its start to its end, and a live render waits (PATIENCE at most) while any is being
+    answered. At a table's pace nothing changes; under a flood of actions the screens render less
+    often, each showing the newest version, and the taps stay fast."""
 
     PATIENCE = 0.01  # seconds a render waits at most for the answers in progress
 
@@ -79,9 +80,9 @@ def init_app(app) -> None:
     hold up the requests of the players acting meanwhile."""
     app.extensions["banker.live"] = threading.BoundedSemaphore(app.config["LIVE_CONNECTIONS"])
     app.extensions["banker.renders"] = threading.BoundedSemaphore(app.config["LIVE_RENDERS"])
-    turns = app.extensions["banker.turns"] = Turns()
-    app.before_request(turns.request_started)
-    app.teardown_request(turns.request_ended)
+    gate = app.extensions["banker.post_gate"] = PostGate()
+    app.before_request(gate.request_started)
+    app.teardown_request(gate.request_ended)
 
 
 def since() -> int:
@@ -127,12 +128,12 @@ def _events(code: str, shown: int, render: Render):
     yield f"retry: {RETRY_MS}\n\n"
     changes = notifier()
     heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
-    renders, turns = current_app.extensions["banker.renders"], current_app.extensions["banker.turns"]
+    renders, gate = current_app.extensions["banker.renders"], current_app.extensions["banker.post_gate"]
     sent: dict[str, tuple] = {}
     while True:
         try:
             with renders:
-                turns.wait()
+                gate.wait()
                 version, screen = render()
                 parts = render_parts(screen, sent)
         except Gone as gone:

@@ -35,9 +35,9 @@ def act(code):
     """Every form on the phone: roll, buy, decline, pay, pay a debt, end the turn."""
     seat = browser("seat")
     if seat is None:
-        return _no_seat(code.upper())
-    return perform(code, seat, request.form, url_for("player.page", code=code.upper()),
-                   rejoin=url_for("join.page", code=code.upper()))
+        return _no_seat(code)
+    return perform(code, seat, request.form, url_for("player.page", code=code),
+                   rejoin=url_for("join.page", code=code))
 
 
 @bp.route("/trade/<int:partner>", methods=["GET", "POST"])

@@ -14,25 +14,12 @@ def browser(role: str, create: bool = False) -> store.Browser | None:
     """This browser asking as "banker" or "seat"; None when it has no key yet, unless `create`
     (a page that may give it a badge: the first answer sets the cookie)."""
     key = session.get("browser")
-    if key is None and (create or _OLD_ROLES & session.keys()):
+    if key is None and create:
         key = session["browser"] = store.new_token()
         session.permanent = True
     if key is None:
         return None
-    if _OLD_ROLES & session.keys():
-        _adopt(key)
     return store.Browser(key, role)
-
-
-# Before badges the cookie kept each game's secret under these: a browser that still has them gets
-# badges for what they hold, once, and they leave the cookie (a game night survives the upgrade).
-_OLD_ROLES = {"banker", "seat"}
-
-
-def _adopt(key: str) -> None:
-    for role in _OLD_ROLES & session.keys():
-        for code, secret in dict(session.pop(role)).items():
-            store.adopt(code, secret, store.Browser(key, role))
 
 
 def visit(code: str, role: str) -> tuple[Game | None, Actor | None]:
@@ -47,10 +34,3 @@ def visit_or_404(code: str, role: str) -> tuple[Game, Actor | None]:
     if game is None:
         abort(404)
     return game, actor
-
-
-def game_or_404(code: str) -> Game:
-    game = store.find_game(code)
-    if game is None:
-        abort(404)
-    return game

@@ -41,7 +41,7 @@ def act(code, player=None):
     banker = browser("banker")
     if banker is None:
         return not_the_banker()
-    return perform(code, banker, request.form, url_for("table.page", code=code.upper(), player=player))
+    return perform(code, banker, request.form, url_for("table.page", code=code, player=player))
 
 
 @bp.route("/seats/<int:player>/trade/<int:partner>", methods=["GET", "POST"])

@@ -364,10 +364,10 @@ def test_every_action_changes_a_tracked_part_only_with_its_dependencies(app, cli
 def test_renders_never_wait_for_an_answer_that_is_over(app, game, phone, stranger):
     """Renders give way while a form or an action is answered; one refused early (CSRF), one that
     failed and one that went through all end their turn."""
-    turns = app.extensions["banker.turns"]
+    gate = app.extensions["banker.post_gate"]
     ann = phone(game, 1)
     assert ann.post({"type": "roll", "dice": [1, 2]}, htmx=True).status_code == 200
     assert ann.post({"type": "end_turn"}, csrf=False).status_code == 400
     assert stranger(game).post({"type": "undo"}, path=f"/t/{game.code}/act").status_code == 403
     assert game.act(1, type="pay", to=1, amount=5).status_code == 409
-    assert turns.answering == 0
+    assert gate.answering == 0

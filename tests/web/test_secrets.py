@@ -7,7 +7,7 @@ from sqlalchemy import inspect, text
 
 from banker.models import db
 
-from .games import bearer, new_game, rejoin_address, take_seat
+from .games import bearer, rejoin_address, take_seat
 from .test_home import home_form
 from .test_join import join, join_form
 
@@ -60,26 +60,6 @@ def test_the_cookie_does_not_grow_with_the_games_a_browser_banks(app, client):
     codes += [create(client) for _ in range(99)]
     assert len(cookie(client)) == size < 300
     assert banks(client, codes[0]) and banks(client, codes[-1])
-
-
-def test_a_cookie_from_before_badges_keeps_its_games_and_loses_its_secrets(app, client):
-    """A host who upgrades mid-game keeps the banker's tools and the seats of that browser."""
-    game = new_game(client, start=False)
-    with client.session_transaction() as session:
-        session["banker"] = {game.code: game.banker, "ZZZZZ": "junk"}
-        session["seat"] = {game.code: game.seats[2]}
-    assert banks(client, game.code)
-    assert "Bob" in client.get(f"/p/{game.code}").get_data(as_text=True)
-    session = decoded(app, client)
-    assert "banker" not in session and "seat" not in session
-    assert game.banker not in cookie(client) and game.seats[2] not in cookie(client)
-
-
-def test_a_stolen_old_secret_in_a_cookie_gets_no_badge(app, client):
-    game = new_game(client, start=False)
-    with client.session_transaction() as session:
-        session["banker"] = {game.code: game.seats[1]}  # a seat's secret claimed as the banker's
-    assert not banks(client, game.code)
 
 
 def test_the_database_keeps_only_hashes_of_what_opens_a_game(app, client, lobby, host):
