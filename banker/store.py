@@ -17,6 +17,7 @@ from sqlalchemy import bindparam, delete, event, func, select, update
 from .models import Badge, Checkpoint, Claim, Event, Game, Seat, db
 from .notifier import announce, notifier
 from .rules import Actor, GameState, Settings, apply, new_game, parse, replay
+from .rules import effects as happened
 from .rules.actions import UNDO, only_fields
 from .rules.board import EDITION_NAMES, load_board
 from .rules.errors import ActionError, N_, NotAllowed, RuleError
@@ -362,7 +363,7 @@ def _undo(row, actor: Actor) -> tuple[GameState, list, dict]:
     start = GameState.from_dict(base.state) if base else None
     log = live_log(row.id, after=base.seq if base else 0, before=last.seq)
     state = replay(row.edition, Settings(**row.settings), log, start)
-    effects = [{"kind": "undone", "seq": last.seq, "type": last.type}]
+    effects = [happened.undone(last.seq, last.type)]
     return state, effects, {"type": UNDO, "seq": last.seq}
 
 

@@ -1,10 +1,24 @@
-"""Fixtures for every test folder: the PostgreSQL server the store and web tests also run on."""
+"""Fixtures for every test folder: the PostgreSQL server, and the database a store or web test's app
+keeps its games in.
+
+A test runs on a SQLite file in its tmp_path. A test marked `storage` (a module whose behaviour
+depends on the database: locking, transactions, notifications, stored times) runs again on a
+database of its own on the PostgreSQL server."""
 
 import os
 
 import pytest
 
+from .apps import give_back, postgres_database, sqlite_database
 from .postgres import Server
+
+
+def pytest_generate_tests(metafunc):
+    """A `storage` test runs on both databases, unless it names its own (`parametrize("database", ...)`)."""
+    if "database" not in metafunc.fixturenames or not metafunc.definition.get_closest_marker("storage"):
+        return
+    if not any("database" in str(mark.args[0]) for mark in metafunc.definition.iter_markers("parametrize")):
+        metafunc.parametrize("database", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture(scope="session")
@@ -17,3 +31,16 @@ def postgres():
     server = Server().start()
     yield server.url
     server.stop()
+
+
+@pytest.fixture
+def database(request, tmp_path):
+    """A SQLite file in tmp_path at the newest schema; for a `storage` test, also (as its second
+    run) a database of its own on the PostgreSQL server, empty when the test starts."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        yield sqlite_database(tmp_path)
+        return
+    server = request.getfixturevalue("postgres")
+    database = postgres_database(server, tmp_path)
+    yield database
+    give_back(server, database)

@@ -2,7 +2,6 @@
 leave the database with every row of theirs, on a SQLite file and on PostgreSQL; the games played
 within the age stay and play on."""
 
-import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,30 +11,14 @@ from sqlalchemy import create_engine, func, select, update
 from banker import cli, purge
 from banker.models import Badge, Checkpoint, Claim, Event, Game, Seat, db
 
-from .web.conftest import Database, badged, close, make_app
+from .apps import close, make_app
+from .web.conftest import badged
 from .web.games import csrf_token, new_game
+
+pytestmark = pytest.mark.storage  # rows deleted under other writers' locks
 
 PARTS = (Event, Checkpoint, Seat, Badge, Claim)
 LONG_AGO = datetime.now(UTC) - timedelta(days=40)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request, tmp_path):
-    """A SQLite file in tmp_path, or a database of its own on the PostgreSQL server."""
-    if request.param == "sqlite":
-        yield Database(f"sqlite:///{tmp_path / 'banker.sqlite'}", tmp_path)
-        return
-    server = request.getfixturevalue("postgres")
-    name = f"purge_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f"CREATE DATABASE {name}")
-    try:
-        yield Database(f"{server}/{name}", tmp_path)
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f"DROP DATABASE {name} WITH (FORCE)")
-        admin.dispose()
 
 
 @pytest.fixture

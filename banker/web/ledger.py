@@ -17,6 +17,7 @@ from flask_babel import format_time, get_locale
 from sqlalchemy import select
 
 from ..models import Event, Game, db
+from ..rules import effects as happened
 from ..rules.state import GameState
 from .narrate import PUBLIC, mentions, summary, undid
 
@@ -141,7 +142,7 @@ def _told_effects(state: GameState, entry: Entry) -> list[dict]:
     would undo)."""
     if entry.type != "end_turn":
         return entry.effects
-    return [{"kind": "turn_ended", "player": _ender(state, entry)}, *entry.effects]
+    return [happened.turn_ended(_ender(state, entry)), *entry.effects]
 
 
 def _ender(state: GameState, entry: Entry) -> int:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from ..e2e.conftest import Server
-from .conftest import close, make_app
+from ..apps import close, make_app
 from .games import HTMX, bearer
 
 # Within the size limit, and deeper than the JSON parser can go.

@@ -9,19 +9,12 @@ import pytest
 
 from banker.web.chart import nice_step
 
-from .conftest import sqlite_database
 from .games import new_game, play
 
 SVG = "{http://www.w3.org/2000/svg}"
 # The widest a label's character may be, as a share of its font size: a digit is 0.64 of it in
 # DejaVu Sans, the widest of the usual fonts; "$" and "," are no wider.
 GLYPH = 0.65
-
-
-@pytest.fixture
-def database(tmp_path):
-    """These tests are about a drawing, not storage: SQLite only (the other tests run on both)."""
-    return sqlite_database(tmp_path)
 
 
 def ended(client, host, worth: int = 1500, turns: int = 1):

@@ -1,6 +1,6 @@
 """A game code in an address is checked before anything else: a code that could not be a game's (a
 NUL byte, junk, too long, a letter the codes leave out) is a 404 on every route that names a game,
-for any method, on both databases, and no query is ever sent for it."""
+for any method, and no query is ever sent for it."""
 
 import pytest
 from sqlalchemy import event

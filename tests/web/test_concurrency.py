@@ -3,10 +3,14 @@
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from banker import store
 from banker.rules import GameState
 
 from .games import bearer
+
+pytestmark = pytest.mark.storage  # writers take turns by the database's locks
 
 THREADS = 8
 

@@ -8,7 +8,7 @@ import pytest
 
 from banker.web import HTMX_CDN_HOST, SCRIPTS
 
-from .conftest import close, make_app
+from ..apps import close, make_app
 from .games import bearer, csrf_token, new_game
 
 ANSWERS = {

@@ -10,7 +10,7 @@ import pytest
 
 from banker.web import HTMX_CDN_HOST, SCRIPTS
 
-from .conftest import make_app
+from ..apps import make_app
 
 STATIC = Path(__file__).parents[2] / "static"
 IDS = [s.package for s in SCRIPTS]

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 from pyzbar.pyzbar import decode
 
-from .conftest import close, make_app
+from ..apps import close, make_app
 
 QUIET = 4  # modules of white around the code, as a reader expects
 SCALE = 8

@@ -3,7 +3,7 @@ address is not held back by it."""
 
 import pytest
 
-from .conftest import close, make_app
+from ..apps import close, make_app
 from .games import csrf_token
 
 ELSEWHERE = {"REMOTE_ADDR": "10.0.0.9"}

@@ -19,7 +19,7 @@ from banker.web import context, ledger
 from banker.web.context import PhoneScreen, TableScreen
 from banker.web.live import _masked, render_parts
 
-from .conftest import make_app
+from ..apps import make_app
 from .games import SCENARIOS, bearer, new_game, read_events, ready, rejoin_address, take_seat
 from .test_undo import _next_move
 
@@ -138,6 +138,7 @@ def test_a_change_pushes_only_the_parts_it_changed(app, game, phone):
         listener.close(app)
 
 
+@pytest.mark.storage  # what is committed, and so announced, is the database's to say
 def test_each_commit_is_published_once_with_its_version(game, published):
     version = game.state()["version"]
     game.ok(1, type="pay", to=2, amount=5, nonce="n1")
@@ -145,6 +146,7 @@ def test_each_commit_is_published_once_with_its_version(game, published):
     assert published == [(game.code, version + 1), (game.code, version + 2)]
 
 
+@pytest.mark.storage  # what is committed, and so announced, is the database's to say
 def test_a_refused_action_and_a_repeated_nonce_notify_nobody(game, published):
     game.ok(1, type="pay", to=2, amount=5, nonce="n1")
     published.clear()
@@ -155,6 +157,7 @@ def test_a_refused_action_and_a_repeated_nonce_notify_nobody(game, published):
     assert published == []
 
 
+@pytest.mark.storage  # what is committed, and so announced, is the database's to say
 def test_an_action_that_lost_its_version_race_notifies_only_for_the_try_that_was_saved(app, game, published,
                                                                                           monkeypatch):
     """Another writer gets in first (the game's version moves between the read and the save): the
@@ -174,6 +177,7 @@ def test_an_action_that_lost_its_version_race_notifies_only_for_the_try_that_was
     assert published == [(game.code, version + 1)] and game.state()["version"] == version + 1
 
 
+@pytest.mark.storage  # what is committed, and so announced, is the database's to say
 def test_an_action_that_loses_every_race_is_busy_and_notifies_nobody(app, game, published, monkeypatch):
     monkeypatch.setattr(store, "_save", lambda *args: False)
     before = game.state()
@@ -283,6 +287,7 @@ def test_each_entry_of_the_history_is_told_once_for_every_screen(app, game, host
     assert len(told) == first + 1
 
 
+@pytest.mark.storage  # PostgreSQL's read also locks the row, and its commit relays the change
 def test_the_api_reads_the_game_the_seat_and_the_nonce_in_one_query(app, game, database):
     """An action costs one read (game, token and nonce together), the snapshot's update and the
     event's insert; on PostgreSQL the game's row is locked by a statement of its own before that

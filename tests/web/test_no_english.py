@@ -11,7 +11,6 @@ from babel.messages.pofile import read_po
 
 from banker.rules.board import load_board
 
-from .conftest import sqlite_database
 from .games import SCENARIOS, new_game, play, rejoin_address
 
 LANGUAGES = {"fr": "fr", "pt": "pt", "ja": "ja"}  # language: the edition its table plays
@@ -19,12 +18,6 @@ PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}|%%")
 # Attributes a reader sees or hears: tooltips, names for screen readers, placeholders, and the
 # confirmations app.js shows from data-* attributes.
 READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
-
-
-@pytest.fixture
-def database(tmp_path):
-    """These tests are about words on pages, not storage: SQLite only (the other tests run on both)."""
-    return sqlite_database(tmp_path)
 
 
 @cache

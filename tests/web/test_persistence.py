@@ -2,9 +2,13 @@
 
 import re
 
-from .conftest import close, make_app
+import pytest
+
+from ..apps import close, make_app
 from .games import Game
 from .test_join import join
+
+pytestmark = pytest.mark.storage  # what a restart finds is what the database kept
 
 RANDOM_FIELDS = re.compile(r'(name="(?:csrf_token|nonce)" value=)"[^"]*"|("X-CSRFToken": )"[^"]*"|( nonce=)"[^"]*"')
 

@@ -15,7 +15,7 @@ import pytest
 
 from ..postgres import free_port
 
-from .conftest import close, make_app
+from ..apps import close, make_app
 from .games import CSRF
 from .test_join_qr import join_panel, read_qr
 

@@ -5,12 +5,16 @@ import re
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from sqlalchemy import create_engine, text
 
 from banker import store
 
-from .conftest import close, make_app
+from ..apps import close, make_app
 from .games import new_game
+
+pytestmark = pytest.mark.storage  # each database keeps times its own way
 
 
 def _in_new_york(database) -> None:

@@ -4,9 +4,7 @@ same words for the same thing on every screen and in the history; sentences star
 import re
 from html import unescape
 
-import pytest
 
-from .conftest import sqlite_database
 from .games import BALTIC, JAILED_WITH_CARD, TO_CHANCE, new_game, page_form, play
 
 UNDO_BUTTON = re.compile(r"↶ Undo: (.*?)\s*</button>", re.S)
@@ -16,12 +14,6 @@ BOB_HAS_PENNSYLVANIA = ((1, {"type": "roll", "dice": [4, 6]}), (1, {"type": "end
                         (2, {"type": "roll", "dice": [1, 2]}), (2, {"type": "buy"}), (2, {"type": "end_turn"}),
                         ("banker", {"type": "move", "player": 1, "square": 4}),
                         (1, {"type": "roll", "dice": [1, 2]}))
-
-
-@pytest.fixture
-def database(tmp_path):
-    """These tests are about words, not storage: SQLite only (the other tests run on both)."""
-    return sqlite_database(tmp_path)
 
 
 def undo_button(html: str) -> str:
