@@ -20,8 +20,8 @@ from banker.web.context import PhoneScreen, TableScreen
 from banker.web.live import _masked, render_parts
 
 from ..apps import make_app
+from ..evenings import next_move
 from .games import SCENARIOS, bearer, new_game, read_events, ready, rejoin_address, take_seat
-from .test_undo import _next_move
 
 PARTS = {"t": ("turn", "players", "board", "history"), "p": ("turn", "wallet", "trades", "history")}
 
@@ -322,7 +322,7 @@ def test_a_part_is_skipped_only_when_its_html_would_be_the_same(app, client, see
     shown, same, changed = {}, 0, 0
     with app.test_request_context():  # one browser: one CSRF token
         for _ in range(70):
-            who, action = _next_move(game.state(), rng)
+            who, action = next_move(game.state(), rng)
             game.act(who, **action)
             db.session.remove()
             row = store.find_game(game.code)

@@ -4,12 +4,12 @@ import random
 import re
 from html import unescape
 
+import pytest
+
 from banker import store
 from banker.rules import GameState
 
-import pytest
-
-from ..evenings import next_move as _next_move  # test_live imports it from here
+from ..evenings import next_move
 from .games import BROWN, SCENARIOS, TO_CHANCE, new_game, play, ready, seat
 
 SEQUENCE = [
@@ -197,7 +197,7 @@ def test_the_replayed_log_equals_the_snapshot_after_every_step(app, client):
     rng = random.Random(20240611)
     applied = undone = 0
     for _ in range(80):
-        who, action = _next_move(game.state(), rng)
+        who, action = next_move(game.state(), rng)
         response = game.act(who, **action)
         assert response.status_code in (200, 409), response.get_json()
         if response.status_code == 200:
