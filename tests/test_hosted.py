@@ -60,13 +60,20 @@ def hosted(postgres, tmp_path):
 
 
 def call(port: int, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
+    """One request on a connection of its own, closed whatever happens (a server killed mid-answer
+    raises OSError or http.client.HTTPException: IncompleteRead, RemoteDisconnected...)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    response = None
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    connection.request("POST" if body is not None else "GET", path, json.dumps(body) if body is not None else None,
-                       headers)
-    response = connection.getresponse()
-    data = response.read()
-    connection.close()
+    try:
+        connection.request("POST" if body is not None else "GET", path,
+                           json.dumps(body) if body is not None else None, headers)
+        response = connection.getresponse()
+        data = response.read()
+    finally:
+        if response is not None:
+            response.close()
+        connection.close()
     return response.status, json.loads(data) if data else {}
 
 
@@ -85,18 +92,22 @@ def test_a_change_through_one_process_reaches_a_page_on_another(hosted):
     code, banker = a_game(first)
     version = call(first, f"/api/games/{code}", token=banker)[1]["version"]
     # The table view on the second process, as its page's live connection opens it.
-    live = http.client.HTTPConnection("127.0.0.1", second, timeout=10)
-    live.request("GET", f"/t/{code}/live?v={version}")
-    stream = live.getresponse()
-    assert stream.status == 200 and stream.read1(65536).startswith(b"retry:")
-    time.sleep(0.3)  # the second process's page is waiting: now the first one changes the game
-    sent = time.monotonic()
-    assert call(first, f"/api/games/{code}/actions", {"type": "roll", "dice": [1, 2]}, banker)[0] == 200
-    received = next_update(stream)
-    assert time.monotonic() - sent < 5
-    assert f"id: {version + 1}".encode() in received
-    assert b"Baltic Avenue" in received  # the roll's news, rendered by the second process
-    live.close()
+    live, stream = http.client.HTTPConnection("127.0.0.1", second, timeout=10), None
+    try:
+        live.request("GET", f"/t/{code}/live?v={version}")
+        stream = live.getresponse()
+        assert stream.status == 200 and stream.read1(65536).startswith(b"retry:")
+        time.sleep(0.3)  # the second process's page is waiting: now the first one changes the game
+        sent = time.monotonic()
+        assert call(first, f"/api/games/{code}/actions", {"type": "roll", "dice": [1, 2]}, banker)[0] == 200
+        received = next_update(stream)
+        assert time.monotonic() - sent < 5
+        assert f"id: {version + 1}".encode() in received
+        assert b"Baltic Avenue" in received  # the roll's news, rendered by the second process
+    finally:
+        if stream is not None:
+            stream.close()
+        live.close()
 
 
 def next_update(stream) -> bytes:
@@ -122,8 +133,8 @@ def test_killing_a_process_mid_writes_loses_no_acknowledged_action(hosted):
             try:
                 status, body = call(port, f"/api/games/{code}/actions",
                                     {"type": "bank_pay", "player": 1, "amount": 1, "nonce": nonce}, banker)
-            except OSError:
-                return  # the server is gone: this answer never came, so nothing was promised
+            except (OSError, http.client.HTTPException):
+                return  # the server is gone: this answer never came (whole), so nothing was promised
             if status == 200:
                 acknowledged.append((body["version"], nonce))
 

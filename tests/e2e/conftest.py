@@ -21,7 +21,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DESKTOP = {"viewport": {"width": 1440, "height": 1000}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
+         "device_scale_factor": 1}
 LIVE = 5_000          # ms: a change must reach every screen within this (it is pushed at once)
 NARROW = 360          # px: the narrowest phone the layout must fit
 MIN_TARGET = 44       # px: thumb-sized
@@ -57,6 +57,15 @@ def roll(phone, a: int, b: int) -> None:
     turn.get_by_role("button", name="Move").tap()
 
 
+# Every tap target of check_phone_layout that is visible (as Playwright's is_visible sees it), with
+# its box against the viewport and the start of its HTML: measured in one call.
+TAP_TARGETS = """(selector) => [...document.querySelectorAll(selector)].flatMap((e) => {
+  const box = e.getBoundingClientRect();
+  if (!e.checkVisibility() || getComputedStyle(e).visibility !== 'visible' || !box.width || !box.height) return [];
+  return [{x: box.x, width: box.width, height: box.height, html: e.outerHTML.slice(0, 120)}];
+})"""
+
+
 def check_phone_layout(phone, what: str) -> None:
     """At 360 px wide: no horizontal scrolling, and every tap target at least 44 px tall (a checkbox
     counts by the label around it, which is what a thumb hits)."""
@@ -65,19 +74,12 @@ def check_phone_layout(phone, what: str) -> None:
     try:
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= NARROW, f"{what}: the page is {width}px wide at a {NARROW}px viewport"
-        targets = phone.locator("button, a.button, .die span, .token-choice span, label.check, label.pick, "
-                                "input:not([type=hidden]):not([type=radio]):not([type=checkbox]), select")
-        for i in range(targets.count()):
-            target = targets.nth(i)
-            if not target.is_visible():
-                continue
-            box = target.bounding_box()
-            if box is None:  # replaced by a live refresh in between
-                continue
-            assert box["height"] >= MIN_TARGET, (
-                f"{what}: {target.evaluate('e => e.outerHTML.slice(0, 120)')} is {box['height']:.0f}px tall")
+        targets = phone.evaluate(TAP_TARGETS, "button, a.button, .die span, .token-choice span, label.check, "
+                                 "label.pick, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), select")
+        for box in targets:
+            assert box["height"] >= MIN_TARGET, f"{what}: {box['html']} is {box['height']:.0f}px tall"
             assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW + 0.5, (
-                f"{what}: {target.evaluate('e => e.outerHTML.slice(0, 120)')} sticks out of the screen")
+                f"{what}: {box['html']} sticks out of the screen")
     finally:
         phone.set_viewport_size(size)
 
@@ -89,12 +91,25 @@ def text_at_200_percent(page) -> None:
     page.evaluate("() => { document.documentElement.style.fontSize = '200%'; }")
 
 
-def axe_violations(page) -> list[str]:
-    """What axe-core finds against the WCAG rules it checks on the page as it is now, one line each."""
-    from axe_playwright_python.sync_playwright import Axe
+# Resolves once the animations and transitions that are moving now, or start within a second (a
+# message arriving, a summary's arrow turning), have ended: axe then sees the page at rest. Not the
+# fade of a message seconds later, nor an endless animation.
+AT_REST = """() => Promise.all(document.getAnimations().filter((animation) => animation.playState === 'running'
+    && animation.effect.getComputedTiming().endTime - animation.currentTime <= 1000)
+  .map((animation) => animation.finished.catch(() => null))).then(() => null)"""
 
+
+def axe_violations(page) -> list[str]:
+    """What axe-core finds against the WCAG rules it checks on the page as it is now, one line each.
+    axe is put into a document once (the first check of each page load), not on every check."""
+    from axe_playwright_python.sync_playwright import DEFAULT_OPTIONS, Axe
+
+    if not page.evaluate("() => typeof window.axe?.run === 'function'"):
+        page.evaluate(Axe().axe_script)
+    page.evaluate(AT_REST)
+    found = page.evaluate("(options) => axe.run(document, options)", DEFAULT_OPTIONS)
     return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['html'][:80] for n in v['nodes']]}"
-            for v in Axe().run(page).response["violations"]]
+            for v in found["violations"]]
 
 
 def check_accessible(page, what: str) -> None:
@@ -113,8 +128,9 @@ class Server:
         from banker.cli import server_options
 
         self.app = app
-        self._server = create_server(app, host="127.0.0.1", port=port, asyncore_loop_timeout=0.2,
-                                     **server_options(app))
+        # waitress's own loop timeout (1 s; it takes whole seconds, a fraction would make it busy-spin
+        # at 0): stop() wakes the loop through its trigger instead of waiting for the timeout.
+        self._server = create_server(app, host="127.0.0.1", port=port, **server_options(app))
         self.port = self._server.effective_port
         self.url = f"http://127.0.0.1:{self.port}"
         self._stopping = False
@@ -132,16 +148,30 @@ class Server:
         return self
 
     def stop(self):
-        """End the live connections, close the listening socket and every open channel, then stop
+        """End the live connections, then close the listening socket and every open channel in the
+        server's own loop (woken at once through its trigger), whose thread then ends; then stop
         the worker threads."""
         self._stopping = True
         self.app.extensions["banker.notifier"].close()
         logging.getLogger("waitress").setLevel(logging.CRITICAL)
         server = self._server
-        while server._map:
-            for dispatcher in list(server._map.values()):
-                dispatcher.handle_close()
-        self._thread.join(timeout=10)
+
+        def close_all():
+            while server._map:
+                for dispatcher in list(server._map.values()):
+                    dispatcher.handle_close()
+
+        if self._thread.is_alive():
+            # As trigger.pull_trigger(close_all), but holding the lock under which the loop runs
+            # what it was handed until the wake-up is written: woken first by a response that ends
+            # meanwhile, the loop could otherwise close the trigger before the write to it.
+            with server.trigger.lock:
+                server.trigger.thunks.append(close_all)
+                server.trigger._physical_pull()
+            self._thread.join(timeout=10)
+        if self._thread.is_alive() or server._map:  # the loop did not close them: do it from here
+            close_all()
+            self._thread.join(timeout=10)
         server.task_dispatcher.shutdown()
 
 

@@ -1,18 +1,20 @@
-"""Issue 10, items 14 to 16: every screen in every state it takes during a game, swept in one walk.
+"""Issue 10, items 14 to 16: every screen in every state it takes during a game, swept in three
+walks (independent tests, which parallel workers can share).
 
-The home page (house rules open), the join page (open and closed), the lobby on the host and a
-phone; mid-game on the host and the phones: a turn (the folded forms open), a buy offer, an
-auction, the card picker, a debt and an incoming trade; the trade composer, the host's seat panel
-and the banker's composer for a seat, the rejoin QR and the "Take this seat" page; the end
-screens; the old phone of a seat taken by a new one; the error page.
+Before the game and as it starts: the home page (house rules open), the join page (open and
+closed), the lobby on the host and a phone, the first turn on the host and the phones (the folded
+forms open). Mid-game on the host and the phones: a buy offer, an auction, the card picker, a debt
+and an incoming trade. Around a seat and at the end: the trade composer, the host's seat panel and
+the banker's composer for a seat, the rejoin QR and the "Take this seat" page; the end screens;
+the old phone of a seat taken by a new one; the error page.
 
 A phone screen is checked at 390 px, at 390 px with text at 200% and at 360 px with text at 200%;
 a host screen at 1440 px, at 1440 px with text at 200% and at 360 px with text at 200% (a tablet
 or a phone opening the table view). At each size the page never scrolls sideways, nothing sticks
 out of the window and no box scrolls sideways inside it; at the first and the last size axe-core
 finds no violation and every tap target is at least 44 x 44 px. Every QR code is an image with a
-name. Each screen at each size is left in test-artifacts/ as a11y-<screen>-<size>.png. Problems
-are collected over the whole walk and reported together, so that one run lists all of them."""
+name. Each screen at each size is left in test-artifacts/ as a11y-<screen>-<size>.jpg. Problems
+are collected over each walk and reported together, so that one run lists all of them."""
 
 import re
 from typing import NamedTuple
@@ -20,7 +22,7 @@ from typing import NamedTuple
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, LIVE, MIN_TARGET, NARROW, PHONE, axe_violations, join
+from .conftest import DESKTOP, LIVE, MIN_TARGET, NARROW, PHONE, axe_violations, join, start_game
 from .test_buildings import player_id, store_act
 
 pytestmark = pytest.mark.e2e
@@ -110,7 +112,8 @@ class Sweep:
                 if overflow["excess"] > 0 or overflow["out"]:
                     self.problems.append(f"{what}: scrolls sideways by {overflow['excess']} px: {overflow['out']}")
                 self.problems += [f"{what}: a box scrolls sideways: {box}" for box in overflow["inside"]]
-                page.screenshot(path=self.artifacts / f"a11y-{screen}-{size.name}.png", full_page=True)
+                page.screenshot(path=self.artifacts / f"a11y-{screen}-{size.name}.jpg", type="jpeg", quality=80,
+                                full_page=True)
         finally:
             page.evaluate("() => { document.documentElement.style.fontSize = ''; }")
             page.set_viewport_size(original)
@@ -122,12 +125,13 @@ class Sweep:
             self.problems.append(f"{screen}: no QR code named {name!r}: "
                                  f"{page.locator('[data-qr]').first.aria_snapshot()[:80]!r}")
 
+    def report(self) -> None:
+        print(f"{len(self.screens)} screens swept: {', '.join(self.screens)}")
+        assert not self.problems, f"{len(self.problems)} problems:\n" + "\n".join(self.problems)
 
-def test_every_screen_passes_axe_fits_at_200_percent_text_and_has_thumb_sized_targets(contexts, server, artifacts):
-    from banker.rules import Actor
 
+def test_the_screens_before_the_game_and_of_its_first_turn(contexts, server, artifacts):
     sweep = Sweep(artifacts)
-    banker = Actor(banker=True)
 
     # The home page with the house rules open, on a phone and on the laptop that creates the game.
     visitor = contexts.page("visitor", **PHONE)
@@ -156,7 +160,6 @@ def test_every_screen_passes_axe_fits_at_200_percent_text_and_has_thumb_sized_ta
     expect(host.locator("ol.seats li")).to_have_count(2, timeout=LIVE)
     sweep.host(host, "lobby")
     sweep.qr_named(host, "host-lobby", f"QR code to join game {code}")
-    ann_id, bob_id = player_id(server, code, "Ann"), player_id(server, code, "Bob")
 
     # Mid-game: Ann's turn, on her phone (the dice), Bob's (waiting) and the host (act for Ann).
     host.get_by_role("button", name="Start in this order").click()
@@ -175,22 +178,33 @@ def test_every_screen_passes_axe_fits_at_200_percent_text_and_has_thumb_sized_ta
     expect(visitor.get_by_role("alert")).to_contain_text("already started")
     sweep.phone(visitor, "join-closed")
 
+    sweep.report()
+
+
+def play_to_an_open_trade(server, code: str, host, ann, bob):
+    """From Ann's first turn of a two-seat game, through the store: each stage is named (yielded) once
+    the host and the phone it concerns show it: "buy" (Ann on Baltic Avenue), "auction" (Ann
+    declined, Bob bid; the host's countdown stopped), "card-picker" (Bob on Chance), "debt" (Bob owes
+    more than he can raise; undone once the walk goes on) and "trade" (Ann offers Bob $50 for his
+    Baltic Avenue, which he won at the auction)."""
+    from banker.rules import Actor
+
+    banker = Actor(banker=True)
+    ann_id, bob_id = player_id(server, code, "Ann"), player_id(server, code, "Bob")
+
     # A buy offer: Ann rolls 1 + 2 onto Baltic Avenue.
     store_act(server, code, Actor(player=ann_id), type="roll", dice=[1, 2])
     expect(ann.locator("#turn .offer")).to_contain_text("Baltic Avenue is for sale", timeout=LIVE)
     expect(host.locator("#turn .pending")).to_be_visible(timeout=LIVE)
-    sweep.phone(ann, "buy")
-    sweep.host(host, "buy")
+    yield "buy"
 
     # An auction: Ann declines, Bob bids; Ann's phone may bid, the host counts down.
     store_act(server, code, Actor(player=ann_id), type="decline")
     store_act(server, code, Actor(player=bob_id), type="bid", amount=10)
     expect(ann.locator("#turn .auction .quick-bids")).to_be_visible(timeout=LIVE)
     expect(host.locator("#turn .auction .countdown")).to_be_visible(timeout=LIVE)
-    host.locator("form.close-auction [data-auto]").uncheck()  # the sweep takes longer than the countdown
-    sweep.phone(ann, "auction")
-    sweep.phone(bob, "auction-high-bidder")
-    sweep.host(host, "auction")
+    host.locator("form.close-auction [data-auto]").uncheck()  # a sweep takes longer than the countdown
+    yield "auction"
     store_act(server, code, banker, type="close_auction")
     store_act(server, code, Actor(player=ann_id), type="end_turn")
 
@@ -199,16 +213,14 @@ def test_every_screen_passes_axe_fits_at_200_percent_text_and_has_thumb_sized_ta
     store_act(server, code, Actor(player=bob_id), type="roll", dice=[1, 2])
     expect(bob.locator("#turn .card-picker")).to_be_visible(timeout=LIVE)
     expect(host.locator("#turn .card-picker")).to_be_visible(timeout=LIVE)
-    sweep.phone(bob, "card-picker")
-    sweep.host(host, "card-picker")
+    yield "card-picker"
     store_act(server, code, Actor(player=bob_id), type="draw", deck="chance", card="ch_advance_go")
 
     # A debt Bob cannot cover: the bank charges him more than he has and could raise.
     store_act(server, code, banker, type="bank_charge", player=bob_id, amount=5000)
     expect(bob.locator("#turn .bankrupt-box")).to_be_visible(timeout=LIVE)
     expect(host.locator("#players ul.debts li")).to_be_visible(timeout=LIVE)
-    sweep.phone(bob, "debt")
-    sweep.host(host, "debt")
+    yield "debt"
     store_act(server, code, banker, type="undo")
     expect(bob.locator("#turn .bankrupt-box")).to_have_count(0, timeout=LIVE)
 
@@ -218,9 +230,38 @@ def test_every_screen_passes_axe_fits_at_200_percent_text_and_has_thumb_sized_ta
     expect(bob.locator("#trades .offer-card.incoming")).to_have_count(1, timeout=LIVE)
     expect(bob.locator("#turn .offer a")).to_be_visible()
     expect(host.locator("#turn .open-trades li")).to_have_count(1, timeout=LIVE)
-    sweep.phone(bob, "incoming-trade")
-    sweep.phone(ann, "outgoing-trade")
-    sweep.host(host, "trade")
+    yield "trade"
+
+
+def test_the_screens_of_a_turn_in_every_state_it_takes(contexts, server, artifacts):
+    sweep = Sweep(artifacts)
+    host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
+    for stage in play_to_an_open_trade(server, code, host, ann, bob):
+        if stage == "buy":
+            sweep.phone(ann, "buy")
+        elif stage == "auction":
+            sweep.phone(ann, "auction")
+            sweep.phone(bob, "auction-high-bidder")
+        elif stage == "card-picker":
+            sweep.phone(bob, "card-picker")
+        elif stage == "debt":
+            sweep.phone(bob, "debt")
+        elif stage == "trade":
+            sweep.phone(bob, "incoming-trade")
+            sweep.phone(ann, "outgoing-trade")
+        sweep.host(host, stage)
+    assert sweep.screens[-1] == "host-trade", sweep.screens  # every stage was reached
+    sweep.report()
+
+
+def test_the_screens_around_a_seat_and_at_the_end(contexts, server, artifacts):
+    from banker.rules import Actor
+
+    sweep = Sweep(artifacts)
+    host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
+    for _ in play_to_an_open_trade(server, code, host, ann, bob):
+        pass
+    ann_id, bob_id = player_id(server, code, "Ann"), player_id(server, code, "Bob")
 
     # The trade composer; the host's seat panel for Bob (the offer, his deed, paying) and the
     # banker's trade composer for him.
@@ -243,13 +284,14 @@ def test_every_screen_passes_axe_fits_at_200_percent_text_and_has_thumb_sized_ta
     expect(host.get_by_role("heading", name="New phone for Ann")).to_be_visible()
     sweep.host(host, "rejoin")
     sweep.qr_named(host, "host-rejoin", "QR code to take Ann's seat on a new phone")
+    visitor = contexts.page("visitor", **PHONE)
     visitor.goto(host.locator("p.url").inner_text())
     expect(visitor.get_by_role("button", name="Take this seat")).to_be_visible()
     sweep.phone(visitor, "take-seat")
 
     # The end, on the host and both phones.
     host.goto(f"/t/{code}")
-    store_act(server, code, banker, type="end_game")
+    store_act(server, code, Actor(banker=True), type="end_game")
     for page in (host, ann, bob):
         expect(page.locator("#turn .standings h2")).to_contain_text("wins!", timeout=LIVE)
     sweep.phone(ann, "end")
@@ -266,5 +308,4 @@ def test_every_screen_passes_axe_fits_at_200_percent_text_and_has_thumb_sized_ta
     sweep.phone(visitor, "404")
     sweep.host(visitor, "404")
 
-    print(f"{len(sweep.screens)} screens swept: {', '.join(sweep.screens)}")
-    assert not sweep.problems, f"{len(sweep.problems)} problems:\n" + "\n".join(sweep.problems)
+    sweep.report()

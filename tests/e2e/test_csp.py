@@ -46,8 +46,11 @@ def test_a_refused_inline_script_or_style_is_caught(contexts):
         page.add_script_tag(content="window.injected = true")
     page.evaluate("document.body.setAttribute('style', 'color: red')")
     expect(page.locator("body")).to_have_attribute("style", "color: red")
-    page.wait_for_timeout(200)  # the refusals reach the console
+    def refused():
+        return [v for v in CSP_VIOLATIONS if "inline script" in v or "inline style" in v]
+
+    while len(refused()) < 2:  # the refusals reach the console
+        page.wait_for_event("console", timeout=LIVE)
     assert page.evaluate("window.injected") is None
-    refused = [v for v in CSP_VIOLATIONS if "inline script" in v or "inline style" in v]
-    assert len(refused) == 2, CSP_VIOLATIONS
+    assert len(refused()) == 2, CSP_VIOLATIONS
     CSP_VIOLATIONS.clear()  # what this test expected; any other test would fail on it

@@ -8,7 +8,7 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from .conftest import LIVE, NARROW, PHONE, check_accessible, start_game, text_at_200_percent
 
@@ -114,22 +114,38 @@ def test_a_phones_first_load_is_at_most_40_kb_before_htmx_and_the_next_visit_onl
     # Chromium keeps no cache while requests are routed (the guard against leaving the test
     # server); this page only asks the test server anyway (the CDN is off).
     phone.context.unroute_all()
-    sizes: dict[str, int] = {}
     encodings: dict[str, str | None] = {}
-
-    def finished(request):
-        sent = request.sizes()
-        # A file from the cache crossed no network: Chromium says so as a body of minus its headers.
-        sizes[path_of(request.url)] = max(sent["responseBodySize"] + sent["responseHeadersSize"], 0)
-
-    phone.on("requestfinished", finished)
+    started, finished, failed = [], [], []  # the page's requests
+    phone.on("request", lambda request: started.append(request))
+    phone.on("requestfinished", lambda request: finished.append(request))
+    phone.on("requestfailed", lambda request: failed.append(request))
     phone.on("response", lambda response: encodings.setdefault(path_of(response.url),
                                                                response.headers.get("content-encoding")))
+
+    def sizes_on_the_wire() -> dict[str, int]:
+        """Once the page has loaded and each request it made has finished (Playwright may tell of a
+        file's end after the page's load event), but the live connection, which stays open: what
+        each path cost on the wire."""
+        phone.wait_for_load_state("load")
+        while unfinished := [request.url for request in started if request not in finished
+                             and request not in failed and path_of(request.url) != f"/p/{code}/live"]:
+            try:
+                phone.wait_for_event("requestfinished", timeout=LIVE)
+            except PlaywrightTimeout as error:
+                raise AssertionError(f"unfinished: {unfinished}; failed: "
+                                     f"{[(request.url, request.failure) for request in failed]}") from error
+        sizes = {}
+        for request in finished:
+            sent = request.sizes()
+            # A file from the cache crossed no network: Chromium says so as a body of minus its headers.
+            sizes[path_of(request.url)] = max(sent["responseBodySize"] + sent["responseHeadersSize"], 0)
+        return sizes
+
     # The live connection's answer comes after the page's load: wait for its headers.
     with phone.expect_response(lambda response: path_of(response.url) == f"/p/{code}/live") as live:
         phone.goto(f"/p/{code}")
     expect(phone.locator("#turn h2")).to_have_text("Your turn")
-    phone.wait_for_load_state("load")
+    sizes = sizes_on_the_wire()
     htmx = {path: n for path, n in sizes.items() if path.startswith("/static/vendor/")}
     before_htmx = {path: n for path, n in sizes.items() if path not in htmx}
     assert sorted(before_htmx) == [f"/p/{code}", "/static/app.js", "/static/css/app.css"]
@@ -143,8 +159,9 @@ def test_a_phones_first_load_is_at_most_40_kb_before_htmx_and_the_next_visit_onl
     store_act(contexts.server, code, Actor(banker=True), type="bank_pay", player=ann_id, amount=100)
     expect(phone.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1600", timeout=LIVE)
 
-    sizes.clear()
+    for requests in (started, finished, failed):
+        requests.clear()
     phone.goto(f"/p/{code}")
     expect(phone.locator("#turn h2")).to_have_text("Your turn")
-    phone.wait_for_load_state("load")
+    sizes = sizes_on_the_wire()
     assert [path for path, n in sizes.items() if n] == [f"/p/{code}"], sizes
