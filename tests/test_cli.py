@@ -17,11 +17,7 @@ from pyzbar.pyzbar import decode
 
 from banker.lan import lan_address, local_only, server_url
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .postgres import free_port
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
 
 
 @cache
-def english_phrases(language: str) -> tuple[re.Pattern, ...]:
+def english_phrases(language: str) -> tuple[tuple[str, re.Pattern], ...]:
     """The catalog's English that must not show: each msgid translated differently, cut at its
     placeholders into the pieces that are whole phrases (two words or more), or the msgid itself
     when it is one word of five letters or more that the language does not use too (French has
@@ -47,7 +47,9 @@ def english_phrases(language: str) -> tuple[re.Pattern, ...]:
                 one_word = piece == text and len(words) == 1 and len(piece) >= 5 and piece.lower() not in native_words
                 if len(words) >= 2 and len(piece) >= 8 or one_word:
                     phrases.add(piece)
-    return tuple(re.compile(rf"(?<![\w]){re.escape(p)}(?![\w])") for p in sorted(phrases))
+    # Each with the phrase itself: most phrases are not on a page at all, and a plain substring test
+    # says so far faster than the pattern (which then checks the phrase stands alone).
+    return tuple((p, re.compile(rf"(?<![\w]){re.escape(p)}(?![\w])")) for p in sorted(phrases))
 
 
 class ReadText(HTMLParser):
@@ -78,7 +80,7 @@ def english_on(html: str, language: str) -> list[str]:
     reader = ReadText()
     reader.feed(html)
     text = " ".join(" ".join(reader.parts).split())
-    return [p.pattern for p in english_phrases(language) if p.search(text)]
+    return [phrase for phrase, alone in english_phrases(language) if phrase in text and alone.search(text)]
 
 
 def read(client, path: str, language: str) -> str:
