@@ -65,7 +65,7 @@ def host(app):
     """Opens the banker's laptop for a game: a browser holding the banker's badge."""
 
     def open_host(game: Game) -> Browser:
-        return Browser(badged(app, game, "banker"), game.code, f"/t/{game.code}").load()
+        return Browser(badged(app, game, "banker"), game.code, f"/t/{game.code}")
 
     return open_host
 
@@ -75,7 +75,7 @@ def phone(app):
     """Opens a player's phone: a browser holding the seat's badge."""
 
     def open_phone(game: Game, pid: int) -> Browser:
-        return Browser(badged(app, game, "seat", pid), game.code, f"/p/{game.code}").load()
+        return Browser(badged(app, game, "seat", pid), game.code, f"/p/{game.code}")
 
     return open_phone
 
@@ -85,6 +85,6 @@ def stranger(app):
     """Opens the host screen in a browser with no seat and no banker secret."""
 
     def open_stranger(game: Game) -> Browser:
-        return Browser(app.test_client(), game.code, f"/t/{game.code}").load()
+        return Browser(app.test_client(), game.code, f"/t/{game.code}")
 
     return open_stranger

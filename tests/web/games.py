@@ -3,10 +3,11 @@ pages' forms, and one ready-made situation per action in which that action is le
 
 import re
 import secrets
-from html import unescape
-from html.parser import HTMLParser
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
+from html import unescape
+from html.parser import HTMLParser
 
 PLAYERS = [("Ann", "hat"), ("Bob", "car"), ("Cy", "dog")]
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -471,11 +472,11 @@ class Browser:
     client: object
     code: str
     home: str
-    csrf: str = ""
 
-    def load(self) -> "Browser":
-        self.csrf = csrf_token(self.client, self.home)
-        return self
+    @cached_property
+    def csrf(self) -> str:
+        """Read off the screen when first needed: a test that only reads pages never pays for it."""
+        return csrf_token(self.client, self.home)
 
     def post(self, action: dict, htmx: bool = False, nonce: str | None = None, csrf: bool = True,
              path: str | None = None):

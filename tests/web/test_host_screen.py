@@ -20,7 +20,7 @@ BOB_HAS_THE_BROWNS = ((1, {"type": "roll", "dice": [4, 6]}), (1, {"type": "end_t
 
 def seat_screen(banker: Browser, pid: int) -> Browser:
     """The banker's screen with the seat panel of `pid` open, as picking that seat opens it."""
-    return Browser(banker.client, banker.code, f"/t/{banker.code}/seats/{pid}").load()
+    return Browser(banker.client, banker.code, f"/t/{banker.code}/seats/{pid}")
 
 
 def act_for_boxes(html: str) -> list[str]:
