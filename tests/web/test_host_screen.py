@@ -88,6 +88,38 @@ def test_the_banker_pays_for_a_seat_whose_turn_it_is_not(client, host):
     assert game.cash() == {1: 1525, 2: 1555}
 
 
+def test_the_banker_moves_a_token_by_hand_and_nothing_is_paid(client, host):
+    """A card the app does not know, or a slip: the seat panel puts the token where it is on the
+    table (after asking), paying nothing, not even GO passed on the way."""
+    game = play(new_game(client), (1, {"type": "roll", "dice": [3, 4]}))  # Ann on Chance (7)
+    ann = seat_screen(host(game), 1)
+    move = page_form(ann.page(), "move", player=1)
+    assert move.get("square") == "7"  # where the token is now, selected
+    assert move.choices["square"] == [str(i) for i in range(40)]
+    assert unescape(move.attrs["hx-confirm"]).startswith("Put Ann's token on the square chosen?")
+    response = ann.client.post(move.action, data={**move.data(), "square": "3"}, headers=HTMX)
+    assert "The banker put Ann on Baltic Avenue." in unescape(response.get_data(as_text=True))
+    state = game.state()
+    assert seat(state, 1)["position"] == 3 and game.cash() == {1: 1500, 2: 1500}
+    assert state["pending"]["kind"] == "draw"  # moved, not landed: Ann's card is still to draw
+
+
+@pytest.mark.parametrize("square, says", [("40", "square must be"), ("x", "square must be"), ("", "square")])
+def test_a_bad_square_for_a_hand_move_is_refused_and_moves_nothing(game, host, square, says):
+    ann = seat_screen(host(game), 1)
+    move = page_form(ann.page(), "move", player=1)
+    response = ann.client.post(move.action, data={**move.data(), "square": square}, headers=HTMX)
+    assert response.status_code == 422 and says in unescape(response.get_data(as_text=True))
+    assert seat(game.state(), 1)["position"] == 0
+
+
+def test_a_token_in_jail_is_not_offered_a_hand_move(client, host):
+    game = play(new_game(client), ("banker", {"type": "move", "player": 1, "square": 27}),
+                (1, {"type": "roll", "dice": [2, 1]}))  # Ann from Ventnor Avenue onto Go To Jail
+    assert seat(game.state(), 1)["in_jail"]
+    assert not page_forms(seat_screen(host(game), 1).page(), "move")
+
+
 def test_the_banker_answers_a_trade_for_the_seat_it_was_offered_to(client, host):
     game = play(new_game(client), *BALTIC, (1, {"type": "end_turn"}),
                 (2, {"type": "offer_trade", "to": 1, "give": {"cash": 100}, "get": {"squares": [3]}}))
