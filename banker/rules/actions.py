@@ -14,6 +14,7 @@ from .inputs import (
     amount,
     building,
     bundle,
+    card_choice,
     card_id,
     claim_choice,
     deck_name,
@@ -134,6 +135,17 @@ class Draw(Action):
 
     def run(self, state, player, effects):
         cards.draw(state, player, self.deck, self.card, effects)
+
+
+@action("card_choice")
+class CardChoice(Action):
+    """Answer a "pay a fine or draw a card" card: "pay" the fine, or "draw" from the other deck
+    (the card drawn there is then said by `draw`)."""
+
+    choice: str = arg(card_choice, missing=N_("Choose: pay the fine or draw a card."))
+
+    def run(self, state, player, effects):
+        cards.choose(state, player, self.choice, effects)
 
 
 @action("utility_roll")

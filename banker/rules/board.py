@@ -1,5 +1,6 @@
 """The board: forty squares loaded from an edition file in rules/editions/. A national edition
-(uk, fr, pt, ja) is the US board's numbers and cards under its own names, currency and defaults."""
+(uk, fr, pt, ja) is the US board's numbers under its own names, currency and defaults, among them
+its own Chance and Community Chest cards (the setting `cards`, PRINTINGS)."""
 
 import json
 from dataclasses import dataclass, field
@@ -44,7 +45,6 @@ class Board:
     squares: tuple[Square, ...]
     constants: dict = field(hash=False)
     language: str = "en"  # the language its names are printed in
-    cards: str = "us"  # whose Chance and Community Chest cards it uses
     # The settings this edition's own rulebook gives where they differ from the US (a game's preset
     # and its chosen settings still override them).
     settings: dict = field(default_factory=dict, hash=False)
@@ -76,6 +76,20 @@ class Board:
 # The boards a game can be played on. A name comes from users (the API's "edition"), so it is
 # looked up here and never used as a path on its own.
 EDITION_NAMES = ("us", "uk", "fr", "pt", "ja")
+# The printings of the Chance and Community Chest cards a game can play with (the setting `cards`):
+# each names its file in rules/editions/ and the Chance and Community Chest decks in it. "us" is the
+# US default, whose Community Chest the setting `community_chest` chooses (cards.printing).
+PRINTINGS = {
+    "us_2021": ("us_cards", "chance", "chest_2021"),
+    "us_2008": ("us_cards", "chance", "chest_2008"),
+    "uk_classic": ("uk_cards", "chance", "chest"),
+    "uk_modern": ("uk_cards", "chance_modern", "chest_modern"),
+    "fr": ("fr_cards", "chance", "chest"),
+    "fr_variant": ("fr_cards", "chance", "chest_variant"),
+    "pt": ("pt_cards", "chance", "chest"),
+    "ja_2008": ("ja_cards", "chance", "chest_2008"),
+    "ja_classic": ("ja_cards", "chance", "chest_classic"),
+}
 # A square's term when its type says it all (taxes and utilities name their own).
 TERMS = {"go": "go", "community_chest": "community_chest", "chance": "chance", "jail": "jail",
          "free_parking": "free_parking", "go_to_jail": "go_to_jail"}
@@ -92,10 +106,10 @@ def load_board(edition: str = "us") -> Board:
     if "base" in data:  # a national edition: the base's squares under this edition's names
         base = _read(data["base"])
         raws = [{**square, **named} for square, named in zip(base["squares"], raws, strict=True)]
-        data = {**base, **data, "cards": data["base"]}
+        data = {**base, **data}
     squares = tuple(Square(**{"term": _term(raw), **raw, "rent": tuple(raw.get("rent", ()))}) for raw in raws)
     return Board(data["edition"], data["currency"], squares, data["constants"],
-                 language=data.get("language", "en"), cards=data.get("cards", edition),
+                 language=data.get("language", "en"),
                  settings=data.get("settings", {}))
 
 

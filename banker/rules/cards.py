@@ -1,31 +1,45 @@
 """Chance and Community Chest: the table draws the real card, the player says which one, and the
 app applies it in full. Get Out of Jail Free cards stay in a hand until used; every card is
-always either in its deck or in exactly one hand."""
+always either in its deck or in exactly one hand.
+
+The cards are those of the game's printing (the setting `cards`, board.PRINTINGS): each edition's
+own decks, with their ids, printed words and effects, in rules/editions/<edition>_cards.json."""
 
 import json
 from functools import cache
 
 from . import effects as happened
 from .auctions import require_no_auction
-from .board import EDITIONS
+from .board import EDITIONS, PRINTINGS
 from .errors import N_, ActionError, RuleError
 from .money import charge, owe, to_bank, transfer
 from .jail import move_out, third_miss
 from .moves import advance, land, send_to_jail
-from .state import BANK, Debt, GameState, Player
+from .state import BANK, Debt, GameState, Player, Settings
 
 DECKS = ("chance", "chest")
 
 
 @cache
-def _cards(edition: str) -> dict:
-    return json.loads((EDITIONS / f"{edition}_cards.json").read_text(encoding="utf-8"))
+def _cards(file: str) -> dict:
+    return json.loads((EDITIONS / f"{file}.json").read_text(encoding="utf-8"))
+
+
+def printing(settings: Settings) -> str:
+    """The printing a game's cards are (a key of PRINTINGS): "us" is the US Chance with the
+    Community Chest of the setting `community_chest`."""
+    return f"us_{settings.community_chest}" if settings.cards == "us" else settings.cards
+
+
+def printing_decks(name: str) -> dict[str, list[dict]]:
+    """A printing's two decks, {"chance": [...], "chest": [...]}, sixteen cards each."""
+    file, chance, chest = PRINTINGS[name]
+    return {"chance": _cards(file)[chance], "chest": _cards(file)[chest]}
 
 
 def deck(state: GameState, name: str) -> list[dict]:
-    """The sixteen cards of a deck, Community Chest in the edition the game chose."""
-    cards = _cards(state.board.cards)
-    return cards["chance"] if name == "chance" else cards[f"chest_{state.settings.community_chest}"]
+    """The sixteen cards of a deck ("chance" or "chest") in the printing the game plays with."""
+    return printing_decks(printing(state.settings))[name]
 
 
 def card(state: GameState, deck_name: str, card_id: str) -> dict:
@@ -74,11 +88,26 @@ def _apply(state: GameState, player: Player, effect: dict, card_id: str, effects
         player.position = (start - effect["spaces"]) % len(board)
         effects.append(happened.moved(player.id, start, player.position))
         land(state, player, 0, effects)
+    elif kind == "go_back_to":
+        # Backwards to the square: never past GO, so no salary (the UK, French and Portuguese
+        # "Go back to Old Kent Road"), then an ordinary landing.
+        start = player.position
+        player.position = effect["square"]
+        effects.append(happened.moved(player.id, start, player.position))
+        land(state, player, _last_dice(state), effects)
     elif kind == "advance_to_nearest":
-        targets = [s.index for s in board.of_type(effect["type"])]
-        target = min(targets, key=lambda i: (i - player.position) % len(board) or len(board))
-        advance(state, player, (target - player.position) % len(board), effects)
+        advance(state, player, _to_nearest(state, player, effect["type"]), effects)
         land(state, player, 0, effects, card_rent="double" if effect["type"] == "railroad" else "ten_times")
+    elif kind == "move_to_nearest":
+        # Forward to the nearest of a type, GO salary when passing, and the ordinary rent (the
+        # French "Rendez-vous à la gare la plus proche" says nothing of doubling it).
+        advance(state, player, _to_nearest(state, player, effect["type"]), effects)
+        land(state, player, _last_dice(state), effects)
+    elif kind == "pay_or_draw":
+        # The drawer chooses: pay the fine, or draw from the other deck (card_choice).
+        state.pending = {"kind": "card_choice", "player": player.id, "amount": effect["amount"],
+                         "deck": effect["deck"]}
+        effects.append(happened.card_choice_due(player.id, effect["amount"], effect["deck"]))
     elif kind == "collect":
         transfer(state, BANK, player.id, effect["amount"], effects, "card")
     elif kind == "pay":
@@ -101,6 +130,34 @@ def _apply(state: GameState, player: Player, effect: dict, card_id: str, effects
         effects.append(happened.jail_card(player.id, card_id))
     elif kind == "go_to_jail":
         send_to_jail(state, player, effects, "card")
+
+
+def _to_nearest(state: GameState, player: Player, square_type: str) -> int:
+    """How many squares forward the nearest square of a type ahead is."""
+    size = len(state.board)
+    return min((s.index - player.position) % size or size for s in state.board.of_type(square_type)) % size
+
+
+def _last_dice(state: GameState) -> int:
+    """The dice of the roll that brought the drawer here: what a utility reached by a card charges
+    at its ordinary rent."""
+    return sum(state.last_roll) if state.last_roll else 0
+
+
+def choose(state: GameState, player_id: int, choice: str, effects: list) -> None:
+    """Answer a "pay a fine or draw a card" card: "pay" pays the fine to the bank (a debt when the
+    cash is short, as every card payment); "draw" makes the player draw from the other deck, and
+    the card they draw there is said by the usual `draw`."""
+    pending = state.pending
+    if not pending or pending["kind"] != "card_choice" or pending["player"] != player_id:
+        raise RuleError("no_card_choice", N_("{player} has no card choice to make now."), player=player_id)
+    player = state.player(player_id)
+    if choice == "pay":
+        state.pending = None
+        charge(state, player_id, to_bank(state), pending["amount"], effects, "card")
+    else:
+        state.pending = {"kind": "draw", "player": player_id, "deck": pending["deck"], "square": player.position}
+        effects.append(happened.card_due(player_id, player.position, pending["deck"]))
 
 
 def _others(state: GameState, player: Player) -> list[Player]:

@@ -124,6 +124,12 @@ def drew(player: int, deck: str, card: str) -> dict:
 
 
 @kind
+def card_choice_due(player: int, amount: int, deck: str) -> dict:
+    """`player` drew a card that asks: pay `amount` to the bank, or draw from `deck` instead."""
+    return {"player": player, "amount": amount, "deck": deck}
+
+
+@kind
 def no_repairs(player: int) -> dict:
     """A repairs card found no building of `player`'s: nothing to pay."""
     return {"player": player}

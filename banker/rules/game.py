@@ -139,5 +139,5 @@ def legal_actions(state: GameState, player_id: int) -> set[str]:
 
 
 # The action that answers each kind of pending decision ("place" is answered by `build`).
-PENDING_ACTIONS = {"draw": "draw", "utility_roll": "utility_roll", "income_tax": "income_tax",
+PENDING_ACTIONS = {"draw": "draw", "card_choice": "card_choice", "utility_roll": "utility_roll", "income_tax": "income_tax",
                    "inherit": "receive_deeds", "place": "build", "claim": "claim_deeds"}

@@ -156,6 +156,13 @@ def claim_choice(value, name="choice") -> str:
     return value
 
 
+def card_choice(value, name="choice") -> str:
+    """What a "pay a fine or draw a card" card's drawer chooses."""
+    if value not in ("pay", "draw"):
+        raise ActionError("bad_field", N_("choice must be pay or draw."), field=name)
+    return value
+
+
 def tax_choice(value, name="choice") -> str:
     if value not in ("flat", "percent"):
         raise ActionError("bad_field", N_("choice must be flat or percent."), field=name)

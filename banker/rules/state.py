@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field, is_dataclass
 
-from .board import Board, load_board
+from .board import PRINTINGS, Board, load_board
 from .errors import ActionError, N_
 
 BANK = "bank"
@@ -28,6 +28,9 @@ class Settings:
     shortage_auction_floor: str = "none"
     income_tax: str = "flat"
     community_chest: str = "2021"
+    # The printing of the Chance and Community Chest cards (board.PRINTINGS); each board's edition
+    # file names its own, and "us" is the US one, its Community Chest chosen by `community_chest`.
+    cards: str = "us"
     time_limit_minutes: int = 0
     # The Japan Monopoly Association's tournament rules (on in the "jma" preset):
     deals_between_turns: bool = False           # trades, building, mortgaging only between turns
@@ -68,7 +71,7 @@ class Settings:
 
 CHOICES = {"luxury_tax": (100, 75), "shortage_auction_floor": ("none", "cost"),
            "income_tax": ("flat", "choice"), "community_chest": ("2021", "2008"),
-           "income_tax_worth": ("printed", "half_mortgaged")}
+           "income_tax_worth": ("printed", "half_mortgaged"), "cards": ("us", *PRINTINGS)}
 # What each preset changes from the defaults (the official rules).
 PRESETS = {
     "official": {},

@@ -18,6 +18,7 @@ WAITING_FOR = {
     "buy": N_("{player} must first buy or decline {square}."),
     "place": N_("{player} must first place the {building} won at auction."),
     "draw": N_("{player} must first say which card they drew."),
+    "card_choice": N_("{player} must first choose: pay the fine or draw a card."),
     "utility_roll": N_("{player} must first roll the dice for the utility's rent."),
     "income_tax": N_("{player} must first choose how to pay the Income Tax."),
     "inherit": N_("{player} must first settle the mortgaged deeds received."),

@@ -1,9 +1,12 @@
-"""The words printed on each Chance and Community Chest card, in the reader's language and with
-the edition's square names and money: "Advance to Mayfair.", "Avancez jusqu'à la Rue de la Paix."
-The cards' effects are the rules' (rules/editions/us_cards.json); these are only their words."""
+"""The words printed on each Chance and Community Chest card. The US cards are told in the reader's
+language with the edition's square names and money: "Advance to Mayfair.", "Avancez jusqu'à la Rue
+de la Paix." Every other printing (rules/editions/<edition>_cards.json) is shown in its own printed
+words, as the card in the player's hand says them, untranslated.
+The cards' effects are the rules'; these are only their words."""
 
 from flask_babel import gettext as _
 
+from ..rules.cards import printing
 from ..rules.errors import N_
 from ..rules.state import GameState
 from .amounts import money
@@ -80,7 +83,10 @@ TEXTS = {
 
 
 def card_text(state: GameState, card: dict) -> str:
-    """A card's printed words for this reader, naming this edition's squares in its currency."""
+    """A card's printed words: a US card's for this reader, naming this edition's squares in its
+    currency; any other printing's as printed."""
+    if not printing(state.settings).startswith("us_"):
+        return card["text"]
     effect, board = card["effect"], state.board
     values = {"go": square_name(board, 0), "salary": money(board.constants["go_salary"], board.currency)}
     if "square" in effect:

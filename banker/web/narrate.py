@@ -191,6 +191,8 @@ STORIES = {
                               else _("{player} draws a Community Chest card.")).format(**p),
     "drew": lambda p, e: _("{player} drew “{card}”.").format(**p),
     "jail_card": lambda p, e: _("{player} keeps the Get Out of Jail Free card.").format(**p),
+    "card_choice_due": lambda p, e: (_("{player} pays {amount} or draws a Chance card.") if e.get("deck") == "chance"
+                                     else _("{player} pays {amount} or draws a Community Chest card.")).format(**p),
     "no_repairs": lambda p, e: _("{player} has no buildings: no repairs to pay.").format(**p),
     "utility_roll_due": lambda p, e: _("{player} rolls the dice again: 10 times the roll goes to the owner of {square}.").format(**p),
     "tax_choice": lambda p, e: _("{player} chooses: {flat}, or {rate} of total worth.").format(
@@ -364,10 +366,20 @@ def card_label(state: GameState, drawn: dict) -> str:
         return _("Advance to %(square)s", square=square(state, effect["square"]))
     if kind == "move_back":
         return _("Go back %(n)s spaces", n=effect["spaces"])
+    if kind == "go_back_to":
+        return _("Go back to %(square)s", square=square(state, effect["square"]))
     if kind == "advance_to_nearest":
         if effect["type"] == "railroad":
             return _("Nearest railroad, double rent")
         return _("Nearest utility, 10× a new roll")
+    if kind == "move_to_nearest":
+        if effect["type"] == "railroad":
+            return _("Nearest railroad")
+        return _("Nearest utility")
+    if kind == "pay_or_draw":
+        if effect["deck"] == "chance":
+            return _("Pay %(amount)s or draw a Chance card", amount=amount)
+        return _("Pay %(amount)s or draw a Community Chest card", amount=amount)
     labels = {
         "collect": lambda: _("Collect %(amount)s", amount=amount),
         "pay": lambda: _("Pay %(amount)s", amount=amount),

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from banker.rules import Actor, GameError, apply, new_game, parse, replay
+from banker.rules import Actor, GameError, Settings, apply, new_game, parse, replay
+from banker.rules.board import load_board
 
 BANKER = Actor(banker=True)
 GUEST = Actor()
@@ -39,17 +40,24 @@ def refusal(state, who, type, error=GameError, **fields) -> GameError:
     return caught.value
 
 
-def lobby(players: int, settings=None):
-    """A game in its lobby with the first `players` of Ann, Bob and Cy seated."""
-    state = new_game("us", settings)
+def edition_settings(edition: str, **chosen) -> Settings:
+    """The settings a game on this board gets when these are chosen (its own defaults, as the store
+    parses them: its own cards among them)."""
+    return Settings.parse(chosen, load_board(edition).settings)
+
+
+def lobby(players: int, settings=None, edition: str = "us"):
+    """A game in its lobby with the first `players` of Ann, Bob and Cy seated (on the US board
+    unless another `edition` is named, with that board's own settings unless `settings` are given)."""
+    state = new_game(edition, settings or edition_settings(edition))
     for name, token in SEATS[:players]:
         state = play(state, GUEST, "join", name=name, token=token)
     return state
 
 
-def started(players: int = 2, settings=None):
+def started(players: int = 2, settings=None, edition: str = "us"):
     """A started game, seats in joining order, Ann to roll from GO."""
-    state = lobby(players, settings)
+    state = lobby(players, settings, edition)
     return play(state, BANKER, "start", order=list(range(1, players + 1)))
 
 
@@ -142,10 +150,11 @@ class Logged:
     """A game kept as its log of (actor, action) pairs, the way the store keeps it, so that undo
     can be checked as the store does it: replay the log without its newest entry."""
 
-    def __init__(self, players: int = 2, settings=None):
-        self.settings = settings
+    def __init__(self, players: int = 2, settings=None, edition: str = "us"):
+        self.edition = edition
+        self.settings = settings or edition_settings(edition)
         self.log = []
-        self.state = new_game("us", settings)
+        self.state = new_game(edition, self.settings)
         for name, token in SEATS[:players]:
             self.do(GUEST, "join", name=name, token=token)
         self.do(BANKER, "start", order=list(range(1, players + 1)))
@@ -159,7 +168,7 @@ class Logged:
 
     def undone(self):
         """The state the store rebuilds when the newest action is undone."""
-        return replay("us", self.settings, self.log[:-1])
+        return replay(self.edition, self.settings, self.log[:-1])
 
 
 # The ledger: every test that moves money can check it with `go`.

@@ -1,4 +1,4 @@
-"""The national boards: the US board's numbers and cards under each edition's names and money."""
+"""The national boards: the US board's numbers under each edition's names and money, with its own cards."""
 
 import json
 from dataclasses import replace
@@ -8,7 +8,7 @@ import pytest
 
 from banker.rules import Actor, Settings, apply, new_game, parse, replay
 from banker.rules.board import EDITION_NAMES, load_board
-from banker.rules.cards import deck
+from banker.rules.cards import deck, printing
 
 US = load_board("us")
 REFERENCE = {"uk": "uk", "fr": "fr", "pt": "pt_PT_1961_board", "ja": "ja"}
@@ -52,14 +52,21 @@ def test_a_name_from_outside_the_registry_is_no_board():
             load_board(name)
 
 
+# Each board's own Chance card that sends the token to square 39 (Boardwalk, Mayfair, Rue de la Paix, Rossio).
+TO_39 = {"us": "ch_advance_boardwalk", "uk": "ch_advance_mayfair", "fr": "ch_rue_de_la_paix",
+         "pt": "ch_avance_rossio", "ja": "ch_advance_boardwalk"}
+OWN_CARDS = {"us": "us_2021", "uk": "uk_classic", "fr": "fr", "pt": "pt", "ja": "ja_2008"}
+
+
 @pytest.mark.parametrize("edition", EDITION_NAMES)
-def test_each_edition_plays_and_replays_on_the_us_cards(edition):
-    state = new_game(edition)
-    assert [c["id"] for c in deck(state, "chance")] == [c["id"] for c in deck(new_game("us"), "chance")]
+def test_each_edition_plays_and_replays_on_its_own_cards(edition):
+    state = new_game(edition, Settings.parse({}, load_board(edition).settings))
+    assert printing(state.settings) == OWN_CARDS[edition]
+    assert TO_39[edition] in [c["id"] for c in deck(state, "chance")]
     ann, banker = Actor(player=1), Actor(banker=True)
     log = [(Actor(), {"type": "join", "name": "Ann", "token": "hat"}), (Actor(), {"type": "join", "name": "Bob", "token": "car"}),
            (banker, {"type": "start", "order": [1, 2]}), (ann, {"type": "roll", "dice": [3, 4]}),
-           (ann, {"type": "draw", "deck": "chance", "card": "ch_advance_boardwalk"}), (ann, {"type": "buy"})]
+           (ann, {"type": "draw", "deck": "chance", "card": TO_39[edition]}), (ann, {"type": "buy"})]
     for actor, action in log:
         state, _ = apply(state, parse(action), actor)
     assert state.deeds[39].owner == 1 and state.player(1).cash == 1100

@@ -13,6 +13,7 @@ from banker.rules.actions import Who
 
 from . import ANN, BANKER, BOB, BROWN, GUEST, act, lobby, owning, place, play, refusal, started
 from .test_cards import next_turn
+from .test_edition_cards import choosing
 
 JACKPOT = Settings(free_parking_jackpot=True)
 TAX_CHOICE = Settings(income_tax="choice")
@@ -106,6 +107,7 @@ SITUATIONS = {
     "use_jail_card": (in_jail_with_a_card, {"card": "cc21_rescue_puppy"}),
     "end_turn": (rolled, {}),
     "draw": (lambda: play(started(), ANN, "roll", dice=[3, 4]), {"deck": "chance", "card": "ch_dividend"}),
+    "card_choice": (choosing, {"choice": "pay"}),
     "utility_roll": (sent_to_bobs_utility, {"dice": [2, 3]}),
     "income_tax": (lambda: play(started(2, TAX_CHOICE), ANN, "roll", dice=[1, 3]), {"choice": "percent"}),
     "pay": (started, {"to": BOB, "amount": 25, "memo": "pizza"}),
