@@ -1,13 +1,12 @@
 """A random evening at the table, for the web tests (through the API) and the store tests (direct
 calls) alike: what a table might do next, given the state as the API shows it."""
 
-import json
 import random
-from pathlib import Path
+
+from banker.rules.cards import printing, printing_decks
+from banker.rules.state import Settings
 
 from .web.games import seat
-
-CARDS = json.loads((Path(__file__).parents[1] / "banker/rules/editions/us_cards.json").read_text())
 
 
 def next_move(state: dict, rng: random.Random):
@@ -41,11 +40,13 @@ def next_move(state: dict, rng: random.Random):
     pending = state["pending"]
     if pending and pending["kind"] == "draw":
         held = {c for p in state["players"] for c in p["jail_cards"]}
-        deck = CARDS["chance" if pending["deck"] == "chance" else "chest_2021"]
+        deck = printing_decks(printing(Settings(**state["rules"])))[pending["deck"]]  # the game's own cards
         return pending["player"], {"type": "draw", "deck": pending["deck"],
                                    "card": rng.choice([c["id"] for c in deck if c["id"] not in held])}
     if pending and pending["kind"] == "utility_roll":
         return pending["player"], {"type": "utility_roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
+    if pending and pending["kind"] == "card_choice":
+        return pending["player"], {"type": "card_choice", "choice": rng.choice(["pay", "draw"])}
     if pending and pending["kind"] == "inherit":
         return pending["player"], {"type": "receive_deeds"}
     if pending:

@@ -9,6 +9,10 @@ from functools import cached_property
 from html import unescape
 from html.parser import HTMLParser
 
+from banker.rules.board import load_board
+from banker.rules.cards import printing, printing_decks
+from banker.rules.state import Settings
+
 PLAYERS = [("Ann", "hat"), ("Bob", "car"), ("Cy", "dog")]
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 HTMX = {"HX-Request": "true"}
@@ -297,6 +301,29 @@ def play(game: Game, *steps) -> Game:
     for who, action in steps:
         game.ok(who, **action)
     return game
+
+
+def on_board(edition: str, scenario: Scenario) -> tuple[dict | None, tuple, dict]:
+    """A scenario played on another board: its rules, its steps and its action as the banker sends
+    it, each card it draws (named by its US id) replaced by the card of the same deck and effect in
+    that board's own decks; where they have none (the French and Portuguese decks have no "nearest
+    utility"), the game plays with the US cards."""
+    us = printing_decks("us_2021")
+    own = printing_decks(printing(Settings.parse(scenario.rules, load_board(edition).settings)))
+
+    def twin(action: dict) -> dict | None:
+        if "card" not in action:
+            return action
+        deck = "chance" if action.get("deck") == "chance" or action["card"].startswith("ch_") else "chest"
+        effect = next(c["effect"] for c in us[deck] if c["id"] == action["card"])
+        same = [c["id"] for c in own[deck] if c["effect"] == effect]
+        return {**action, "card": same[0]} if same else None
+
+    steps = tuple((who, twin(action)) for who, action in scenario.steps)
+    action = twin(scenario.by_banker())
+    if action is None or any(a is None for _, a in steps):
+        return {**(scenario.rules or {}), "cards": "us_2021"}, scenario.steps, scenario.by_banker()
+    return scenario.rules, steps, action
 
 
 def ready(client, name: str) -> Game:

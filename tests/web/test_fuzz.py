@@ -213,7 +213,7 @@ def test_junk_actions_through_the_api_are_refused_and_change_nothing(stages, mov
     stages.settle(stage, body.get("type") if isinstance(body, dict) else None, before, after)
 
 
-SETTING_VALUES = st.sampled_from([0, 75, 100, 1500, True, False, "flat", "choice", "cost", "2008"])
+SETTING_VALUES = st.sampled_from([0, 75, 100, 1500, True, False, "flat", "choice", "cost", "2008", "uk_modern", "fr"])
 
 
 @st.composite

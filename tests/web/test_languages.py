@@ -209,7 +209,8 @@ def test_the_uk_board_has_super_tax_and_the_uk_double_rent_rule(client, host):
 
 
 def test_cards_read_in_the_readers_language_with_the_editions_squares(client, phone):
-    game = new_game(client, edition="fr")
+    """The US cards, chosen on the French board, are told in French with its squares."""
+    game = new_game(client, edition="fr", rules={"cards": "us_2021"})
     play(game, (1, {"type": "roll", "dice": [3, 4]}))  # Ann on Chance, to draw
     ann = phone(game, 1)
     ann.client.set_cookie("lang", "fr")
@@ -218,6 +219,18 @@ def test_cards_read_in_the_readers_language_with_the_editions_squares(client, ph
     assert translated("fr", "Bank pays you dividend of %(amount)s.", amount=f"50{NBSP}€") in shown
     assert translated("fr", "Make general repairs on all your property. For each house pay %(house)s. "
                             "For each hotel pay %(hotel)s.", house=f"25{NBSP}€", hotel=f"100{NBSP}€") in shown
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "ja"])
+def test_a_boards_own_cards_read_as_printed_whatever_the_readers_language(client, phone, lang):
+    game = new_game(client, edition="fr")
+    play(game, (1, {"type": "roll", "dice": [3, 4]}))  # Ann on Chance, to draw
+    ann = phone(game, 1)
+    ann.client.set_cookie("lang", lang)
+    shown = text_of(ann.page())
+    assert "La banque vous verse un dividende de 50 €." in shown
+    assert "Amende pour ivresse : 20 €." in shown
+    assert "Avancez au Boulevard de la Villette. Si vous passez par la case Départ, recevez 200 €." in shown
 
 
 def test_the_home_page_offers_the_readers_board_first_and_creates_the_chosen_one(app, client):
