@@ -242,6 +242,10 @@ def test_a_body_that_is_not_a_json_object_gets_400(client, game, body, content_t
     ({"rules": {"start_cash": "lots"}}, "start_cash must be a whole number from 0 to 100000."),
     ({"rules": {"dragons": True}}, "Unknown setting: dragons."),
     ({"rules": {"luxury_tax": 50}}, "luxury_tax must be one of: 100, 75."),
+    ({"rules": {"cards": "uk"}}, "cards must be one of: us, us_2021, us_2008, uk_classic, uk_modern, fr, fr_variant, "
+                                 "pt, ja_2008, ja_classic."),
+    ({"edition": "fr", "rules": {"cards": ["fr"]}}, "cards must be one of: us, us_2021, us_2008, uk_classic, "
+                                                    "uk_modern, fr, fr_variant, pt, ja_2008, ja_classic."),
 ])
 def test_a_game_with_bad_settings_is_not_created(client, body, says):
     response = client.post("/api/games", json=body)

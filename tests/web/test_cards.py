@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from banker.rules.cards import printing_decks
+
 from .games import JAILED_WITH_CARD, NEAREST_UTILITY, TO_CHANCE, TO_CHEST, new_game, page_form, page_forms, play, seat
 
 CARDS = json.loads((Path(__file__).parents[2] / "banker/rules/editions/us_cards.json").read_text())
@@ -167,3 +169,49 @@ def test_the_jail_card_button_shows_only_to_a_jailed_holder_before_rolling(clien
     # The card went back to its deck: the next Community Chest draw may pick it again.
     play(game, (1, {"type": "roll", "dice": [4, 6]}), (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [3, 4]}))
     assert {c[0]: c[2] for c in picker(phone(game, 2).page())}["cc21_rescue_puppy"] is False
+
+
+@pytest.mark.parametrize("edition, rules, printing", [
+    ("uk", {}, "uk_classic"), ("uk", {"cards": "uk_modern"}, "uk_modern"), ("fr", {}, "fr"), ("pt", {}, "pt"),
+    ("ja", {"community_chest": "2008"}, "ja_2008"), ("ja", {"cards": "ja_classic"}, "ja_classic"),
+    ("us", {"cards": "fr_variant"}, "fr_variant"),
+])
+def test_the_picker_shows_the_printing_the_game_plays_in_its_printed_words(client, phone, edition, rules, printing):
+    game = play(new_game(client, edition=edition, rules=rules), TO_CHEST)
+    assert game.state()["rules"]["cards"] == printing
+    cards = picker(phone(game, 1).page())
+    printed = {c["id"]: c["text"] for c in printing_decks(printing)["chest"]}
+    assert sorted(c[0] for c in cards) == sorted(printed)
+    # The printed words under each label, unless they only say the label again ("Go to jail. ...").
+    assert all(c[1] == "chest" and c[3] for c in cards)
+    assert all(small == printed[card] or (not small and printed[card].lower().startswith(label.lower()))
+               for card, _, _, label, small in cards)
+    assert any(small for *_, small in cards)
+
+
+def test_the_new_kinds_of_card_have_labels(client, phone):
+    game = play(new_game(client, edition="fr"), TO_CHEST)
+    labels = {c[0]: c[3] for c in picker(phone(game, 1).page())}
+    assert labels["cc_go_back_belleville"] == "Go back to Boulevard de Belleville"
+    assert labels["cc_fine_or_chance"] == "Pay €10 or draw a Chance card"
+    game = play(new_game(client, rules={"cards": "fr_variant"}), TO_CHEST)
+    assert {c[0]: c[3] for c in picker(phone(game, 1).page())}["cc_nearest_station"] == "Nearest railroad"
+
+
+@pytest.mark.parametrize("choice, cash, pending", [
+    ("pay", 1490, None), ("draw", 1500, {"kind": "draw", "player": 1, "deck": "chance", "square": 2})])
+def test_a_fine_or_a_chance_card_is_chosen_through_the_api(client, host, phone, choice, cash, pending):
+    """The French box's « Payez une amende de 10 € ou bien tirez une carte Chance »: the game waits
+    for the choice (the screens still open), which the drawer or the banker for them sends."""
+    game = play(new_game(client, edition="fr"), TO_CHEST, (1, {"type": "draw", "deck": "chest", "card": "cc_fine_or_chance"}))
+    assert game.state()["pending"] == {"kind": "card_choice", "player": 1, "amount": 10, "deck": "chance"}
+    assert host(game).client.get(f"/t/{game.code}").status_code == 200
+    assert phone(game, 1).client.get(f"/p/{game.code}").status_code == 200
+    assert game.act(2, type="card_choice", player=1, choice=choice).status_code == 403
+    assert game.act(1, type="card_choice", choice="maybe").status_code == 400
+    game.ok("banker" if choice == "pay" else 1, type="card_choice", player=1, choice=choice)
+    state = game.state()
+    assert (seat(state, 1)["cash"], state["pending"]) == (cash, pending)
+    if choice == "draw":
+        game.ok(1, type="draw", deck="chance", card="ch_drunk_fine")
+        assert seat(game.state(), 1)["cash"] == 1480
