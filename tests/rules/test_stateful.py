@@ -31,6 +31,7 @@ from banker.rules import (
     replay,
 )
 from banker.rules.bankruptcy import raisable_cash
+from banker.rules.board import PRINTINGS
 from banker.rules.cards import deck, holder
 from banker.rules.holdings import holdings
 
@@ -69,6 +70,10 @@ BUTTONS = {"build": ("build", -1), "sell": ("sell_building", 1), "mortgage": ("m
            "unmortgage": ("unmortgage", -1)}
 
 
+# The board each printing is for, by its first two letters ("us", "uk", "fr", "pt", "ja").
+BOARDS = {"uk": "uk", "fr": "fr", "pt": "pt", "ja": "ja"}
+
+
 def level(deed) -> int:
     return 5 if deed.hotel else deed.houses
 
@@ -79,13 +84,16 @@ class Table(RuleBasedStateMachine):
     @initialize(players=st.integers(2, 4), jackpot=st.booleans(), go_exact_bonus=st.booleans(),
                 start_cash=st.sampled_from([1500, 300]), opening=st.lists(dice, max_size=8),
                 collect=st.lists(picks, min_size=1, max_size=4),
-                preset=st.sampled_from(["official", "classic", "jma", "jma"]))
-    def seat_players(self, players, jackpot, go_exact_bonus, start_cash, opening, collect, preset):
+                preset=st.sampled_from(["official", "classic", "jma", "jma"]),
+                cards=st.sampled_from(["us", *PRINTINGS]))
+    def seat_players(self, players, jackpot, go_exact_bonus, start_cash, opening, collect, preset, cards):
         """Seat the players, start, play a few opening turns that buy what they can afford, and
-        let the players on turn collect a few colour groups."""
+        let the players on turn collect a few colour groups. The cards are any printing's, on the
+        board it is printed for."""
+        self.edition = BOARDS.get(cards[:2], "us")
         self.settings = Settings.parse({"preset": preset, "free_parking_jackpot": jackpot,
-                                        "go_exact_bonus": go_exact_bonus, "start_cash": start_cash})
-        self.state = new_game("us", self.settings)
+                                        "go_exact_bonus": go_exact_bonus, "start_cash": start_cash, "cards": cards})
+        self.state = new_game(self.edition, self.settings)
         self.entries = []  # (actor, action dict, effects) for every action that applied
         self.replayed = None  # the state last found equal to a replay of the log
         self.offered = None  # the state whose legal_actions were last checked against apply
@@ -188,6 +196,8 @@ class Table(RuleBasedStateMachine):
                          card=cards[(dice[0] * 6 + dice[1]) % len(cards)])
         elif state.pending and state.pending["kind"] == "utility_roll":
             self.attempt(state.pending["player"], type="utility_roll", dice=dice)
+        elif state.pending and state.pending["kind"] == "card_choice":  # a fine or the other deck
+            self.attempt(state.pending["player"], type="card_choice", choice="pay" if buys else "draw")
         elif state.pending and state.pending["kind"] == "inherit":
             self.attempt(state.pending["player"], type="receive_deeds")
         elif state.pending and state.pending["kind"] == "claim":  # a JMA jail-fine bankruptcy
@@ -434,7 +444,7 @@ class Table(RuleBasedStateMachine):
     @rule()
     def undo(self):
         self.entries.pop()
-        self.state = self.replayed = replay("us", self.settings, self.log)
+        self.state = self.replayed = replay(self.edition, self.settings, self.log)
 
     @invariant()
     def nobody_has_negative_cash(self):
@@ -459,7 +469,7 @@ class Table(RuleBasedStateMachine):
     def replaying_the_log_gives_the_state(self):
         if self.state is self.replayed:
             return  # unchanged since the last check: only refusals, which `attempt` checked
-        assert replay("us", self.settings, self.log).to_dict() == self.state.to_dict()
+        assert replay(self.edition, self.settings, self.log).to_dict() == self.state.to_dict()
         self.replayed = self.state
 
     @invariant()
