@@ -51,7 +51,9 @@ def test_the_form_offers_every_setting_with_the_official_defaults(client):
     form = home_form(client)
     assert form.action == "/games"
     names = {n for n, _ in form.fields} | {n for n, _, _ in form.boxes}
-    assert names == set(OFFICIAL) | {"csrf_token", "shown_preset", "edition", "shown_edition"}
+    # `cards` (the printing of the cards, issue 19) is chosen through the API until the home page
+    # offers it; a game made here plays its board's own (test_the_form_as_shown_creates_*).
+    assert names == (set(OFFICIAL) - {"cards"}) | {"csrf_token", "shown_preset", "edition", "shown_edition"}
     assert {n: checked for n, _, checked in form.boxes if n != "preset"} == {k: OFFICIAL[k] for k in CHECKBOXES}
     assert [(v, checked) for n, v, checked in form.boxes if n == "preset"] == [
         ("official", True), ("classic", False), ("jma", False)]
