@@ -205,7 +205,8 @@ def test_a_fine_or_a_chance_card_is_chosen_through_the_api(client, host, phone, 
     for the choice (the screens still open), which the drawer or the banker for them sends."""
     game = play(new_game(client, edition="fr"), TO_CHEST, (1, {"type": "draw", "deck": "chest", "card": "cc_fine_or_chance"}))
     assert game.state()["pending"] == {"kind": "card_choice", "player": 1, "amount": 10, "deck": "chance"}
-    assert host(game).client.get(f"/t/{game.code}").status_code == 200
+    banker = host(game)
+    assert [banker.client.get(f"/t/{game.code}{path}").status_code for path in ("", "/seats/1")] == [200, 200]
     assert phone(game, 1).client.get(f"/p/{game.code}").status_code == 200
     assert game.act(2, type="card_choice", player=1, choice=choice).status_code == 403
     assert game.act(1, type="card_choice", choice="maybe").status_code == 400
