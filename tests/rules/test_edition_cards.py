@@ -394,3 +394,17 @@ def test_a_board_s_game_offers_its_own_cards_and_refuses_the_us_ones(edition):
     if edition != "ja":  # the Japanese Chance is the US one, card for card
         assert refusal(state, ANN, "draw", ActionError, deck="chance", card="ch_advance_boardwalk").code == "no_such_card"
     assert load_board(edition).settings["cards"] == printing(edition_settings(edition))
+
+
+def test_the_japanese_decks_are_the_us_2008_decks_card_for_card():
+    us, ja = printing_decks("us_2008"), printing_decks("ja_2008")
+    for name in ("chance", "chest"):
+        assert {c["id"]: c["effect"] for c in ja[name]} == {c["id"]: c["effect"] for c in us[name]}
+    assert printing_decks("ja_classic")["chance"] == ja["chance"]
+
+
+def test_the_french_and_portuguese_decks_are_the_uk_classic_deck_card_for_card():
+    """The same 32 effects (the French variant trades the hospital for the nearest station)."""
+    def effects(name):
+        return sorted(sorted(c["effect"].items()) for deck_cards in printing_decks(name).values() for c in deck_cards)
+    assert effects("fr") == effects("uk_classic") == effects("pt")
