@@ -11,6 +11,7 @@ rents 2 (4 with Rue Lecourbe, 3, in the same hands); a station rents 25, 50, 100
 import pytest
 
 from banker.rules import ActionError, NotAllowed, RuleError, Settings, legal_actions
+from banker.rules.state import GameState
 from banker.rules.board import PRINTINGS, load_board
 from banker.rules.cards import _apply, deck, printing, printing_decks
 
@@ -408,3 +409,12 @@ def test_the_french_and_portuguese_decks_are_the_uk_classic_deck_card_for_card()
     def effects(name):
         return sorted(sorted(c["effect"].items()) for deck_cards in printing_decks(name).values() for c in deck_cards)
     assert effects("fr") == effects("uk_classic") == effects("pt")
+
+
+def test_a_game_saved_before_the_setting_keeps_the_us_cards_it_was_played_with():
+    """A snapshot (and the settings the store replays from) made before `cards` existed has none:
+    such a game goes on with the US cards, whatever its board, so its log still replays."""
+    saved = started(2, edition_settings("fr"), "fr").to_dict()
+    del saved["settings"]["cards"]
+    state = GameState.from_dict(saved)
+    assert printing(state.settings) == "us_2021" and deck(state, "chest")[0]["id"] == "cc21_storm_cleanup"
