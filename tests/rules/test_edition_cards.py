@@ -11,13 +11,12 @@ rents 2 (4 with Rue Lecourbe, 3, in the same hands); a station rents 25, 50, 100
 import pytest
 
 from banker.rules import ActionError, NotAllowed, RuleError, Settings, legal_actions
-from banker.rules.state import GameState
 from banker.rules.board import PRINTINGS, load_board
 from banker.rules.cards import _apply, deck, printing, printing_decks
+from banker.rules.state import GameState
 
 from . import (
-    ANN, BANKER, BOB, CY, Logged, act, cash, edition_settings, money, owning, place, play, refusal, started,
-    transfers,
+    ANN, BANKER, BOB, Logged, act, cash, edition_settings, money, owning, place, play, refusal, started, transfers,
 )
 
 CHANCE_SQUARES = (7, 22, 36)
@@ -247,7 +246,7 @@ def test_the_fine_goes_to_the_pot_under_the_jackpot_house_rule():
 
 def test_the_banker_may_choose_for_the_seat_and_another_player_may_not():
     state = choosing()
-    after, effects = act(state, BANKER, "card_choice", player=ANN, choice="pay")
+    _, effects = act(state, BANKER, "card_choice", player=ANN, choice="pay")
     assert transfers(effects) == [(ANN, "bank", 10, "card")]
     assert refusal(state, BOB, "card_choice", NotAllowed, player=ANN, choice="pay").code == "not_your_seat"
     assert refusal(state, BOB, "card_choice", RuleError, choice="pay").code == "no_card_choice"
