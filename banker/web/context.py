@@ -170,7 +170,7 @@ class Screen:
 # the decisions (`build` only ever answers a placement won at a shortage auction: the lots are on the
 # seat panel). Bids, trades, building and paying, at any time, are on the seat panel.
 TURN_ACTIONS = frozenset({"roll", "end_turn", "pay_jail_fine", "use_jail_card", "pay_debt", "bankrupt", "buy",
-                          "decline", "draw", "utility_roll", "income_tax", "receive_deeds", "build"})
+                          "decline", "draw", "card_choice", "utility_roll", "income_tax", "receive_deeds", "build"})
 
 
 class TableScreen(Screen):

@@ -261,6 +261,11 @@ SCENARIOS = {
         {"type": "draw", "deck": "chance", "card": "ch_dividend"}, steps=(TO_CHANCE,),
         done=lambda s: s["pending"] is None and seat(s, 1)["cash"] == 1550,
         says="Ann drew “Collect $50”."),
+    "card_choice": Scenario(  # the French box's « Payez une amende de 10 € ou bien tirez une carte Chance »
+        {"type": "card_choice", "choice": "draw"}, rules={"cards": "fr"},
+        steps=(TO_CHEST, (1, {"type": "draw", "deck": "chest", "card": "cc_fine_or_chance"})),
+        done=lambda s: s["pending"] == {"kind": "draw", "player": 1, "deck": "chance", "square": 2},
+        says="Ann draws a Chance card."),
     "utility_roll": Scenario(
         {"type": "utility_roll", "dice": [2, 3]}, steps=NEAREST_UTILITY,
         done=lambda s: s["pending"] is None and (seat(s, 1)["cash"], seat(s, 2)["cash"]) == (1450, 1540),
@@ -308,6 +313,8 @@ def on_board(edition: str, scenario: Scenario) -> tuple[dict | None, tuple, dict
     it, each card it draws (named by its US id) replaced by the card of the same deck and effect in
     that board's own decks; where they have none (the French and Portuguese decks have no "nearest
     utility"), the game plays with the US cards."""
+    if scenario.rules and "cards" in scenario.rules:  # the scenario names the printing it plays
+        return scenario.rules, scenario.steps, scenario.by_banker()
     us = printing_decks("us_2021")
     own = printing_decks(printing(Settings.parse(scenario.rules, load_board(edition).settings)))
 

@@ -216,3 +216,24 @@ def test_a_fine_or_a_chance_card_is_chosen_through_the_api(client, host, phone, 
     if choice == "draw":
         game.ok(1, type="draw", deck="chance", card="ch_drunk_fine")
         assert seat(game.state(), 1)["cash"] == 1480
+
+
+@pytest.mark.parametrize("screen", ["phone", "host"])
+@pytest.mark.parametrize("choice, cash, pending", [("pay", 1490, None), ("draw", 1500, "draw")])
+def test_a_fine_or_a_chance_card_is_chosen_on_the_phone_or_by_the_banker(client, host, phone, screen, choice, cash,
+                                                                        pending):
+    """The phone (and the banker's "Act for" box, for a seat without one) asks: pay the fine, or draw
+    from the other deck, whose picker then shows."""
+    game = play(new_game(client, edition="fr"), TO_CHEST, (1, {"type": "draw", "deck": "chest", "card": "cc_fine_or_chance"}))
+    browser = phone(game, 1) if screen == "phone" else host(game)
+    page = unescape(browser.page())
+    assert "Your card: pay €10, or draw a Chance card instead." in page
+    forms = {f.get("choice"): f for f in page_forms(page, "card_choice")}
+    assert sorted(forms) == ["draw", "pay"] and [f.label for f in (forms["pay"], forms["draw"])] == [
+        "Pay €10", "Draw a Chance card"]
+    response = browser.submit(forms[choice], htmx=True)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    state = game.state()
+    assert seat(state, 1)["cash"] == cash and (state["pending"] or {}).get("kind") == pending
+    if choice == "draw":  # the Chance picker, in the French box's own words
+        assert ("ch_drunk_fine", "chance") in {c[:2] for c in picker(browser.page())}
