@@ -12,6 +12,7 @@ from ..rules.state import PRESETS, Settings
 from .amounts import typed
 from .names import reader_language
 from .narrate import refusal
+from .rulebook import PRINTING_NAMES
 from .seats import browser
 
 bp = Blueprint("home", __name__)
@@ -35,15 +36,18 @@ def _page(shown: str = "official", edition: str | None = None, status: int = 200
     choices = [("official", _("Official"), _("the rules in today's box")),
                ("classic", _("Classic"), _("before 2008: Income Tax 200 or 10%, Luxury Tax 75, the 2008 Community Chest")),
                ("jma", _("Tournament"), _("the Japan Monopoly Association's competition rules"))]
+    # The US printings by year are the US cards with the Community Chest chosen below them.
+    printings = [(key, name()) for key, name in PRINTING_NAMES.items() if key not in ("us_2021", "us_2008")]
     return render_template("home/index.html", defaults=presets[edition][shown], presets=presets, shown=shown,
                            shown_edition=edition, edition_choices=editions, preset_choices=choices,
-                           **context), status
+                           printing_choices=printings, **context), status
 
 
 # The form's labels for the settings a refusal may name (the API names them by their keys); the
 # other fields are choices that only a tampered form gets wrong.
 LABELS = {"start_cash": N_("Starting cash"), "go_salary": N_("GO salary"), "time_limit_minutes": N_("Time limit"),
-          "luxury_tax": N_("Luxury Tax"), "income_tax": N_("Income Tax"), "community_chest": N_("Community Chest cards")}
+          "luxury_tax": N_("Luxury Tax"), "income_tax": N_("Income Tax"), "community_chest": N_("Community Chest cards"),
+          "cards": N_("Chance and Community Chest cards")}
 
 
 def _refused(error: GameError) -> str:

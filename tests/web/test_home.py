@@ -51,14 +51,13 @@ def test_the_form_offers_every_setting_with_the_official_defaults(client):
     form = home_form(client)
     assert form.action == "/games"
     names = {n for n, _ in form.fields} | {n for n, _, _ in form.boxes}
-    # `cards` (the printing of the cards, issue 19) is chosen through the API until the home page
-    # offers it; a game made here plays its board's own (test_the_form_as_shown_creates_*).
-    assert names == (set(OFFICIAL) - {"cards"}) | {"csrf_token", "shown_preset", "edition", "shown_edition"}
+    assert names == set(OFFICIAL) | {"csrf_token", "shown_preset", "edition", "shown_edition"}
     assert {n: checked for n, _, checked in form.boxes if n != "preset"} == {k: OFFICIAL[k] for k in CHECKBOXES}
     assert [(v, checked) for n, v, checked in form.boxes if n == "preset"] == [
         ("official", True), ("classic", False), ("jma", False)]
     assert form.choices == {"edition": ["us", "uk", "fr", "pt", "ja"], "income_tax": ["flat", "choice"], "luxury_tax": ["100", "75"],
                             "community_chest": ["2021", "2008"], "income_tax_worth": ["printed", "half_mortgaged"],
+                            "cards": ["us", "uk_classic", "uk_modern", "fr", "fr_variant", "pt", "ja_2008", "ja_classic"],
                             "shortage_auction_floor": ["none", "cost"]}
     assert form.get("start_cash") == "1500" and form.get("go_salary") == "200" and form.get("time_limit_minutes") == ""
     assert form.label == "Create game"
@@ -180,3 +179,25 @@ def test_an_unknown_preset_on_the_form_is_a_422_with_the_message(app, client):
     response = client.post(form.action, data={**form.data(), "preset": "house"})
     assert response.status_code == 422
     assert "preset must be one of: official, classic, jma." in unescape(response.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("edition, printing", [("us", "us"), ("uk", "uk_classic"), ("fr", "fr"), ("pt", "pt"),
+                                               ("ja", "ja_2008")])
+def test_each_board_shows_the_cards_of_its_own_box(client, edition, printing):
+    """The form names the board's own printing (picking a board picks it: static/app.js fills the
+    fields from data-presets), and a game made as shown plays it."""
+    form = only_form(client.get(f"/?edition={edition}").get_data(as_text=True))
+    assert form.get("cards") == printing
+    response = client.post(form.action, data=form.data())
+    with client.application.app_context():
+        game = store.find_game(response.headers["Location"].rsplit("/", 1)[1])
+        assert (game.edition, store.load_state(game).settings.cards) == (edition, printing)
+
+
+def test_another_printing_on_the_form_reaches_the_game_and_the_summary(client):
+    form = only_form(client.get("/?edition=uk").get_data(as_text=True))
+    response = client.post(form.action, data=form.data(cards="uk_modern"))
+    code = response.headers["Location"].rsplit("/", 1)[1]
+    with client.application.app_context():
+        assert store.load_state(store.find_game(code)).settings.cards == "uk_modern"
+    assert "cards: United Kingdom, modern" in unescape(Browser(client, code, f"/t/{code}").page())
