@@ -9,6 +9,7 @@ from ..rules.cards import card
 from ..rules.errors import N_, GameError
 from ..rules.state import BANK, POT, GameState
 from . import amounts
+from .card_texts import card_text
 from .names import reader_language, square_name
 
 MONEY_PARAMS = {"amount", "cash", "price", "total_owed"}
@@ -256,8 +257,8 @@ def story(state: GameState, effect: dict) -> str | None:
         return None
     if effect["kind"] == "trade_done":
         params["give"], params["get"] = _bundle(state, effect["give"]), _bundle(state, effect["get"])
-    if effect["kind"] == "drew":
-        params["card"] = card_label(state, card(state, effect["deck"], effect["card"]))
+    if effect["kind"] == "drew":  # by its own words, as the player holding it reads it (less its full stop)
+        params["card"] = card_text(state, card(state, effect["deck"], effect["card"])).rstrip(".")
     if effect["kind"] == "ended":
         params["winner"] = party(state, effect["winner"])
     if effect["kind"] == "tax_choice":

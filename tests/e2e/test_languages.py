@@ -20,6 +20,8 @@ import pytest
 from babel.support import Translations
 from playwright.sync_api import Page, expect
 
+from banker.rules.cards import printing_decks
+
 from .conftest import DESKTOP, LIVE, NARROW, PHONE, axe_violations, check_phone_layout
 
 pytestmark = pytest.mark.e2e
@@ -252,7 +254,10 @@ def test_a_short_game_in_french_on_the_paris_board(contexts, artifacts):
                                                      timeout=LIVE)
     card = fr.translated("Advance to %(square)s", square=chance_street)
     ann.locator("#turn .card-picker").get_by_role("button", name=re.compile("^" + re.escape(card))).tap()
-    drew = fr.brace("{player} drew “{card}”.", player="Ann", card=card)
+    # The history names the card by the words printed on it, in the French box's own deck.
+    printed = next(c["text"] for c in printing_decks("fr")["chance"]
+                   if c["effect"] == {"kind": "move_to", "square": LAST}).rstrip(".")
+    drew = fr.brace("{player} drew “{card}”.", player="Ann", card=printed)
     expect(host.locator("#turn .latest")).to_contain_text(drew, timeout=LIVE)
     expect(ann.locator("#wallet .where")).to_have_text(fr("On %(square)s", square=chance_street), timeout=LIVE)
     expect(ann.locator("#turn .offer")).to_have_text(

@@ -132,7 +132,7 @@ def test_the_card_picker_fits_in_one_screen_moves_first(contexts, server, artifa
     ann.reload()
     ann.set_viewport_size(PHONE["viewport"])
     picker.get_by_role("button", name=re.compile("^Collect \\$50")).tap()
-    expect(turn.locator(".latest")).to_have_text("Ann drew “Collect $50”. The bank paid Ann $50 (card).",
+    expect(turn.locator(".latest")).to_have_text("Ann drew “Bank pays you dividend of $50”. The bank paid Ann $50 (card).",
                                                  timeout=LIVE)
 
 

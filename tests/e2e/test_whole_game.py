@@ -106,7 +106,8 @@ def test_a_short_game_ends_in_bankruptcy_on_every_screen(contexts, server, artif
     expect(ann.locator("#turn .card-picker")).to_have_count(0)
     expect(ann.locator("#turn .offer")).to_have_text(f"Electric Company is for sale at {money(UTILITY_PRICE)}.")
     cash_everywhere(START_CASH, START_CASH)
-    drew = "Ann drew “Nearest utility, 10× a new roll”."
+    drew = ("Ann drew “Advance to the nearest utility. If unowned, you may buy it from the Bank. If owned, roll the "
+            "dice and pay the owner ten times the amount thrown”.")
     for page in screens:
         expect(page.locator("#turn .latest")).to_contain_text(drew, timeout=LIVE)
     ann.locator("#turn").get_by_role("button", name=f"Buy for {money(UTILITY_PRICE)}").tap()

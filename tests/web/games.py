@@ -260,7 +260,7 @@ SCENARIOS = {
     "draw": Scenario(
         {"type": "draw", "deck": "chance", "card": "ch_dividend"}, steps=(TO_CHANCE,),
         done=lambda s: s["pending"] is None and seat(s, 1)["cash"] == 1550,
-        says="Ann drew “Collect $50”."),
+        says="Ann drew “Bank pays you dividend of $50”."),
     "card_choice": Scenario(  # the French box's « Payez une amende de 10 € ou bien tirez une carte Chance »
         {"type": "card_choice", "choice": "draw"}, rules={"cards": "fr"},
         steps=(TO_CHEST, (1, {"type": "draw", "deck": "chest", "card": "cc_fine_or_chance"})),

@@ -105,7 +105,7 @@ def test_the_banker_tools_show_the_picker_and_draw_for_the_current_player(game, 
     assert not picker(stranger(game).page())
     response = banker.submit(page_form(page, "draw", card="ch_building_loan"), htmx=True)
     assert response.status_code == 200
-    assert "Bob drew “Collect $150”." in unescape(response.get_data(as_text=True))
+    assert "Bob drew “Your building loan matures. Collect $150”." in unescape(response.get_data(as_text=True))
     state = game.state()
     assert state["pending"] is None and seat(state, 2)["cash"] == 1650
     assert not picker(banker.page())

@@ -10,6 +10,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from banker.rules.board import load_board
+from banker.rules.cards import printing_decks
 
 from .games import SCENARIOS, new_game, on_board, play, rejoin_address
 
@@ -76,10 +77,14 @@ class ReadText(HTMLParser):
             self.parts.append(data)
 
 
-def english_on(html: str, language: str) -> list[str]:
+def english_on(html: str, language: str, printed: tuple[str, ...] = ()) -> list[str]:
+    """The catalog's English phrases on the page, but in the `printed` words of the game's cards (a
+    box's own text, such as the French « ... tirez une carte Chance », is not the app's to translate)."""
     reader = ReadText()
     reader.feed(html)
     text = " ".join(" ".join(reader.parts).split())
+    for words in printed:
+        text = text.replace(words.rstrip("."), " ")
     return [phrase for phrase, alone in english_phrases(language) if phrase in text and alone.search(text)]
 
 
@@ -90,9 +95,9 @@ def read(client, path: str, language: str) -> str:
     return response.get_data(as_text=True)
 
 
-def assert_translated(client, paths, language):
+def assert_translated(client, paths, language, printed: tuple[str, ...] = ()):
     for path in paths:
-        left = english_on(read(client, path, language), language)
+        left = english_on(read(client, path, language), language, printed)
         assert not left, f"{path} in {language}: {left[:8]}"
 
 
@@ -116,6 +121,8 @@ def test_every_screen_before_and_after_each_action(client, host, phone, language
     game = new_game(client, players=scenario.players, start=not scenario.lobby, rules=rules,
                     edition=LANGUAGES[language])
     play(game, *steps)
+    cards = game.state()["rules"]["cards"]  # the US cards are the app's to translate; the others are printed
+    printed = () if cards.startswith("us") else tuple(c["text"] for deck in printing_decks(cards).values() for c in deck)
     banker, ann, bob = host(game), phone(game, 1), phone(game, 2)
     code = game.code
     screens = [(banker.client, [f"/t/{code}", f"/t/{code}/seats/1", f"/t/{code}/seats/2"]),
@@ -124,10 +131,10 @@ def test_every_screen_before_and_after_each_action(client, host, phone, language
     if state["status"] == "playing" and not any(p["bankrupt"] for p in state["players"][:2]):
         screens += [(banker.client, [f"/t/{code}/seats/1/trade/2"]), (ann.client, [f"/p/{code}/trade/2"])]
     for browser, paths in screens:
-        assert_translated(browser, paths, language)
+        assert_translated(browser, paths, language, printed)
     game.ok("banker", **action)
     for browser, paths in screens[:3]:
-        assert_translated(browser, paths, language)
+        assert_translated(browser, paths, language, printed)
 
 
 def test_the_check_finds_english_when_there_is_some(client, phone):

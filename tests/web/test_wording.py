@@ -71,7 +71,7 @@ def test_an_undo_further_back_than_the_recent_history_still_names_what_it_took_b
 def test_history_sentences_start_with_a_capital(game, phone):
     play(game, TO_CHANCE, (1, {"type": "draw", "deck": "chance", "card": "ch_dividend"}))
     told = game.events()[-1]["text"]
-    assert told == "Ann drew “Collect $50”. The bank paid Ann $50 (card)."
+    assert told == "Ann drew “Bank pays you dividend of $50”. The bank paid Ann $50 (card)."
     page = unescape(phone(game, 1).page())
     assert "The bank paid Ann $50 (card)." in page and "the bank paid" not in page
 
