@@ -47,9 +47,11 @@ def public_url(path: str) -> str:
 # The card picker's groups, by what a card does, in the order shown: first the cards that move the
 # token (a deed to buy or rent to pay follows), then money, then jail.
 CARD_GROUPS = {
-    "move_to": "move", "move_back": "move", "advance_to_nearest": "move", "go_back_to": "move", "move_to_nearest": "move",
-    "collect": "money", "pay": "money", "collect_from_each_player": "money", "pay_each_player": "money", "pay_or_draw": "money",
-    "repairs": "money", "go_to_jail": "jail", "get_out_of_jail_free": "jail",
+    "move_to": "move", "move_back": "move", "go_back_to": "move", "advance_to_nearest": "move",
+    "move_to_nearest": "move",
+    "collect": "money", "pay": "money", "collect_from_each_player": "money", "pay_each_player": "money",
+    "pay_or_draw": "money", "repairs": "money",
+    "go_to_jail": "jail", "get_out_of_jail_free": "jail",
 }
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from banker import store
 from banker.models import Game, db
-from banker.rules.state import Settings
+from banker.rules.state import CHOICES, Settings
+from banker.web.rulebook import PRINTING_NAMES
 
 from .games import Browser, page_forms
 
@@ -201,3 +202,8 @@ def test_another_printing_on_the_form_reaches_the_game_and_the_summary(client):
     with client.application.app_context():
         assert store.load_state(store.find_game(code)).settings.cards == "uk_modern"
     assert "cards: United Kingdom, modern" in unescape(Browser(client, code, f"/t/{code}").page())
+
+
+def test_every_printing_has_a_name_for_the_form_and_the_summary():
+    """A printing added to the rules without a name here would break the host's rules summary."""
+    assert set(PRINTING_NAMES) == set(CHOICES["cards"])
