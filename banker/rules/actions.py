@@ -8,13 +8,14 @@ Parsing checks only the shape of the input; whether the action is legal now is f
 from . import auctions, bankruptcy, buildings, buying, cards, jail, lobby, money, mortgages, moves, trades, turns
 # Re-exported: the store, the web layer and the tests read the vocabulary from here.
 from .declaration import ACTIONS, CONTROL, UNDO, Action, Who, action, arg, only_fields, parse
-from .errors import N_
+from .errors import N_, ActionError
 from .inputs import (
     MAX_MEMO,
     amount,
     building,
     bundle,
     card_choice,
+    card_effect,
     card_id,
     claim_choice,
     deck_name,
@@ -128,13 +129,21 @@ class EndTurn(Action):
 
 @action("draw")
 class Draw(Action):
-    """Say which Chance or Community Chest card was drawn; it is applied in full."""
+    """Say which Chance or Community Chest card was drawn; it is applied in full. A card the app
+    does not know is `card` "custom" with the `effect` it has (inputs.CARD_FIELDS)."""
 
     deck: str = arg(deck_name)
     card: str = arg(card_id, missing=N_("Pick the card you drew."))
+    effect: dict | None = arg(card_effect, default=None)
+
+    def __post_init__(self):
+        if (self.card == cards.CUSTOM) != (self.effect is not None):
+            if self.effect is None:
+                raise ActionError("missing_field", N_("Say what the card does."), field="effect")
+            raise ActionError("bad_field", N_("Only another card (custom) says what it does."), field="effect")
 
     def run(self, state, player, effects):
-        cards.draw(state, player, self.deck, self.card, effects)
+        cards.draw(state, player, self.deck, self.card, effects, self.effect)
 
 
 @action("card_choice")

@@ -18,6 +18,9 @@ from .moves import advance, land, send_to_jail
 from .state import BANK, Debt, GameState, Player, Settings
 
 DECKS = ("chance", "chest")
+# A card the app does not know (an old printing, a house rule, a lost card): the player says what
+# it does, and it is applied as a printed card with that effect would be.
+CUSTOM = "custom"
 
 
 @cache
@@ -56,17 +59,29 @@ def holder(state: GameState, card_id: str) -> Player | None:
 
 def deck_of(state: GameState, card_id: str) -> str | None:
     """Which deck a card belongs to in this game."""
+    if card_id.startswith(f"{CUSTOM}-"):  # a kept custom card: "custom-<deck>-<n>"
+        return card_id.split("-")[1]
     return next((name for name in DECKS if any(c["id"] == card_id for c in deck(state, name))), None)
 
 
-def draw(state: GameState, player_id: int, deck_name: str, card_id: str, effects: list) -> None:
-    """Apply the card the player drew at a Chance or Community Chest square."""
+def draw(state: GameState, player_id: int, deck_name: str, card_id: str, effects: list,
+         effect: dict | None = None) -> None:
+    """Apply the card the player drew at a Chance or Community Chest square: a card of the deck, or
+    a CUSTOM one with the `effect` the player said it has."""
     pending = state.pending
     if not pending or pending["kind"] != "draw" or pending["player"] != player_id:
         raise RuleError("no_draw", N_("{player} has no card to draw now."), player=player_id)
     if pending["deck"] != deck_name:
         wanted = N_("Chance") if pending["deck"] == "chance" else N_("Community Chest")
         raise RuleError("wrong_deck", N_("{player} draws from {deck} here."), player=player_id, deck=wanted)
+    if card_id == CUSTOM:
+        state.pending = None
+        player = state.player(player_id)
+        effects.append(happened.drew(player_id, deck_name, CUSTOM, effect))
+        # A kept custom card is its own card in the hand, with an id no printed card has.
+        kept = effect["kind"] == "get_out_of_jail_free"
+        _apply(state, player, effect, f"{CUSTOM}-{deck_name}-{state.next_id()}" if kept else CUSTOM, effects)
+        return
     drawn = card(state, deck_name, card_id)
     if holder(state, card_id):
         raise RuleError("card_in_hand", N_("That card is in {player}'s hand, not in the deck."),

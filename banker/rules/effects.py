@@ -118,8 +118,11 @@ def card_due(player: int, square: int, deck: str) -> dict:
 
 
 @kind
-def drew(player: int, deck: str, card: str) -> dict:
-    """`player` drew the card `card` (its id) from `deck`; its own effects follow."""
+def drew(player: int, deck: str, card: str, effect: dict | None = None) -> dict:
+    """`player` drew the card `card` (its id) from `deck`, or a card the app does not know ("custom")
+    with the `effect` the player said it has; its own effects follow."""
+    if effect is not None:
+        return {"player": player, "deck": deck, "card": card, "effect": effect}
     return {"player": player, "deck": deck, "card": card}
 
 

@@ -150,6 +150,50 @@ def card_id(value, name="card") -> str:
     return value
 
 
+# What a card the app does not know may do ("Another card…"): the engine's own effect kinds, each
+# with the fields it needs, as a printed card in rules/editions/ has them.
+CARD_FIELDS = {
+    "collect": ("amount",), "pay": ("amount",),
+    "collect_from_each_player": ("amount",), "pay_each_player": ("amount",),
+    "move_to": ("square",), "go_back_to": ("square",), "move_back": ("spaces",),
+    "advance_to_nearest": ("type",), "move_to_nearest": ("type",),
+    "repairs": ("per_house", "per_hotel"),
+    "go_to_jail": (), "get_out_of_jail_free": (),
+}
+
+
+def square_type(value, name="type") -> str:
+    if value not in ("railroad", "utility"):
+        raise ActionError("bad_field", N_("type must be railroad or utility."), field=name)
+    return value
+
+
+CARD_FIELD_PARSERS = {
+    "amount": amount, "square": square, "spaces": lambda v, name: whole(v, name, 1, 39), "type": square_type,
+    "per_house": lambda v, name: whole(v, name, 0, MAX_AMOUNT), "per_hotel": lambda v, name: whole(v, name, 0, MAX_AMOUNT),
+}
+
+
+def card_effect(value, name="effect") -> dict:
+    """What a card the app does not know does: {"kind": one of CARD_FIELDS, and that kind's fields}."""
+    if not isinstance(value, dict) or value.get("kind") not in CARD_FIELDS:
+        raise ActionError("bad_field", N_("effect must have a kind: {kinds}."), field=name,
+                          kinds=", ".join(CARD_FIELDS))
+    kind = value["kind"]
+    wanted = CARD_FIELDS[kind]
+    for key in value:
+        if key != "kind" and key not in wanted:
+            raise ActionError("bad_field", N_("A {kind} card has no field {field}."), kind=kind, field=str(key)[:30])
+    effect = {"kind": kind}
+    for key in wanted:
+        if value.get(key) in (None, ""):
+            raise ActionError("missing_field", N_("A {kind} card needs {field}."), kind=kind, field=key)
+        effect[key] = CARD_FIELD_PARSERS[key](value[key], key)
+    if kind == "repairs" and not effect["per_house"] and not effect["per_hotel"]:
+        raise ActionError("bad_field", N_("A repairs card charges for a house, a hotel or both."), field="per_house")
+    return effect
+
+
 def claim_choice(value, name="choice") -> str:
     if value not in ("take", "auction"):
         raise ActionError("bad_field", N_("choice must be take or auction."), field=name)

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from ..rules.cards import card
+from ..rules.cards import CUSTOM, card
 from ..rules.errors import N_, GameError
 from ..rules.state import BANK, POT, GameState
 from . import amounts
@@ -190,7 +190,8 @@ STORIES = {
     "stayed_in_jail": lambda p, e: _("No doubles: {player} stays in jail (try {tries} of 3).").format(**p),
     "card_due": lambda p, e: (_("{player} draws a Chance card.") if e.get("deck") == "chance"
                               else _("{player} draws a Community Chest card.")).format(**p),
-    "drew": lambda p, e: _("{player} drew “{card}”.").format(**p),
+    "drew": lambda p, e: (_("{player} drew a card: {card}.") if e["card"] == CUSTOM
+                          else _("{player} drew “{card}”.")).format(**p),
     "jail_card": lambda p, e: _("{player} keeps the Get Out of Jail Free card.").format(**p),
     "card_choice_due": lambda p, e: (_("{player} pays {amount} or draws a Chance card.") if e.get("deck") == "chance"
                                      else _("{player} pays {amount} or draws a Community Chest card.")).format(**p),
@@ -257,7 +258,9 @@ def story(state: GameState, effect: dict) -> str | None:
         return None
     if effect["kind"] == "trade_done":
         params["give"], params["get"] = _bundle(state, effect["give"]), _bundle(state, effect["get"])
-    if effect["kind"] == "drew":  # by its own words, as the player holding it reads it (less its full stop)
+    if effect["kind"] == "drew" and effect["card"] == CUSTOM:  # a card the app does not know: what it did
+        params["card"] = lowercase_first(card_label(state, effect))
+    elif effect["kind"] == "drew":  # by its own words, as the player holding it reads it (less its full stop)
         params["card"] = card_text(state, card(state, effect["deck"], effect["card"])).rstrip(".")
     if effect["kind"] == "ended":
         params["winner"] = party(state, effect["winner"])
@@ -357,6 +360,11 @@ def explain(state: GameState, holdings: list[dict]) -> list[dict]:
                 button["label"], button["why"] = BUTTON_LABELS[button["kind"]], lot[button["check"]][1]
             lot["why"] = lot[lot["told"]][1] if lot["told"] else None
     return holdings
+
+
+def lowercase_first(text: str) -> str:
+    """"Pay $20" as it reads inside a sentence: "pay $20" (a script without case is unchanged)."""
+    return text[:1].lower() + text[1:]
 
 
 def card_label(state: GameState, drawn: dict) -> str:

@@ -34,6 +34,7 @@ from banker.rules.bankruptcy import raisable_cash
 from banker.rules.board import PRINTINGS
 from banker.rules.cards import deck, holder
 from banker.rules.holdings import holdings
+from banker.rules.inputs import CARD_FIELDS
 
 from . import BANKER, GROUPS, GUEST, HOTELS, HOUSES
 
@@ -45,6 +46,12 @@ actors = st.sampled_from(["turn", "turn", "turn", "banker", 1, 2, 3, 4])
 seats = st.integers(1, 4)
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6)).map(list)
 amounts = st.one_of(st.integers(1, 400), st.integers(1, 3000))
+# A card the app does not know: any kind the engine has, with its fields.
+CUSTOM_FIELDS = {"amount": amounts, "square": st.integers(0, 39), "spaces": st.integers(1, 39),
+                 "type": st.sampled_from(["railroad", "utility"]), "per_house": st.integers(0, 150),
+                 "per_hotel": st.integers(1, 500)}
+custom_effects = st.sampled_from(sorted(CARD_FIELDS)).flatmap(lambda kind: st.fixed_dictionaries(
+    {"kind": st.just(kind), **{field: CUSTOM_FIELDS[field] for field in CARD_FIELDS[kind]}}))
 payees = st.one_of(seats, st.sampled_from(["bank", "free_parking"]))
 # The actions legal_actions decides on without a choice of amount or payee, and those of them
 # that a player may be able to take when it is not their turn.
@@ -420,6 +427,14 @@ class Table(RuleBasedStateMachine):
                  if c["effect"]["kind"] == "get_out_of_jail_free"]
         card = cards[pick % len(cards)]
         self.attempt(pending["player"] if who == "drawer" else who, type="draw", deck=pending["deck"], card=card)
+
+    @precondition(lambda self: self.state.pending and self.state.pending["kind"] == "draw")
+    @rule(who=st.sampled_from(["drawer", "drawer", "drawer", 1, 2]), effect=custom_effects)
+    def a_card_the_app_does_not_know_is_drawn(self, who, effect):
+        """The drawer (now and then another seat) says what a card not in the deck does."""
+        pending = self.state.pending
+        self.attempt(pending["player"] if who == "drawer" else who, type="draw", deck=pending["deck"],
+                     card="custom", effect=effect)
 
     @precondition(lambda self: any(p.in_jail and p.jail_cards for p in self.state.players))
     @rule(who=actors)
