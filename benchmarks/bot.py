@@ -4,11 +4,9 @@ where someone bids and the banker closes), draw cards, build on complete groups,
 and then and end their turns; the banker tops up whoever owes more than they have, so nobody goes
 bankrupt and the game goes on as long as the benchmark needs."""
 
-import json
 import random
-from pathlib import Path
 
-CARDS = json.loads((Path(__file__).resolve().parent.parent / "banker/rules/editions/us_cards.json").read_text())
+from banker.rules.cards import printing_decks
 
 
 def next_move(state: dict, rng: random.Random) -> tuple[str | int, dict]:
@@ -49,9 +47,12 @@ def _decide(state: dict, pending: dict, me: dict, rng: random.Random) -> dict:
         return {"type": "buy"} if me["cash"] >= price and rng.random() < 0.8 else {"type": "decline"}
     if kind == "draw":
         held = {c for p in state["players"] for c in p["jail_cards"]}
-        deck = CARDS["chance" if pending["deck"] == "chance" else f"chest_{state['rules']['community_chest']}"]
+        rules = state["rules"]  # the game's printing: "us" plays the US Chance with its Community Chest
+        deck = printing_decks(rules["cards"] if rules["cards"] != "us" else f"us_{rules['community_chest']}")
         return {"type": "draw", "deck": pending["deck"],
-                "card": rng.choice([c["id"] for c in deck if c["id"] not in held])}
+                "card": rng.choice([c["id"] for c in deck[pending["deck"]] if c["id"] not in held])}
+    if kind == "card_choice":
+        return {"type": "card_choice", "choice": rng.choice(["pay", "draw"])}
     if kind == "utility_roll":
         return {"type": "utility_roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
     if kind == "income_tax":

@@ -10,7 +10,7 @@ from functools import cache
 
 from . import effects as happened
 from .auctions import require_no_auction
-from .board import EDITIONS, PRINTINGS
+from .board import EDITIONS, PRINTINGS, Board
 from .errors import N_, ActionError, RuleError
 from .money import charge, owe, to_bank, transfer
 from .jail import move_out, third_miss
@@ -147,10 +147,15 @@ def _apply(state: GameState, player: Player, effect: dict, card_id: str, effects
         send_to_jail(state, player, effects, "card")
 
 
+def nearest(board: Board, position: int, square_type: str) -> int:
+    """The first square of a type ("railroad", "utility") ahead of `position`."""
+    size = len(board)
+    return min((s.index for s in board.of_type(square_type)), key=lambda i: (i - position) % size or size)
+
+
 def _to_nearest(state: GameState, player: Player, square_type: str) -> int:
     """How many squares forward the nearest square of a type ahead is."""
-    size = len(state.board)
-    return min((s.index - player.position) % size or size for s in state.board.of_type(square_type)) % size
+    return (nearest(state.board, player.position, square_type) - player.position) % len(state.board)
 
 
 def _last_dice(state: GameState) -> int:

@@ -27,10 +27,10 @@ from ..rules.lobby import needs_opening_roll
 from ..rules.mortgages import lift_cost
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook, tradeable
-from . import ledger
+from . import card_effects, ledger
 from .card_texts import card_text
 from .chart import worth_chart
-from .narrate import card_label, explain, refusal
+from .narrate import explain, refusal
 
 
 def public_url(path: str) -> str:
@@ -147,18 +147,17 @@ class Screen:
 
     @cached_property
     def deck_cards(self) -> dict:
-        """The cards of the deck a player is drawing from, each with its effect in a few words, in
-        groups (CARD_GROUPS order): [(group, [card, ...]), ...]."""
+        """The cards of the deck a player is drawing from, in groups (CARD_GROUPS order), each with
+        its printed words and what it will do to the drawer: [(group, [card, ...]), ...]."""
         state, pending = self.state, self.state.pending
         if not pending or pending["kind"] != "draw":
             return {"deck_cards": []}
+        position = state.player(pending["player"]).position
         groups: dict[str, list] = {group: [] for group in CARD_GROUPS.values()}
         for c in deck(state, pending["deck"]):
-            label, words = card_label(state, c), card_text(state, c)
-            # The card's own words help find it ("Bank pays you dividend…"), unless they only say the label again.
-            text = None if words.lower().startswith(label.lower()) else words
             groups[CARD_GROUPS[c["effect"]["kind"]]].append(
-                {"id": c["id"], "label": label, "text": text, "holder": holder(state, c["id"])})
+                {"id": c["id"], "words": card_text(state, c), "does": card_effects.outcome(state, position, c["effect"]),
+                 "holder": holder(state, c["id"])})
         return {"deck_cards": [(group, cards) for group, cards in groups.items() if cards]}
 
     @cached_property

@@ -8,7 +8,7 @@ from flask_babel import ngettext
 from ..rules.cards import CUSTOM, card
 from ..rules.errors import N_, GameError
 from ..rules.state import BANK, POT, GameState
-from . import amounts
+from . import amounts, card_effects
 from .card_texts import card_text
 from .names import reader_language, square_name
 
@@ -259,7 +259,7 @@ def story(state: GameState, effect: dict) -> str | None:
     if effect["kind"] == "trade_done":
         params["give"], params["get"] = _bundle(state, effect["give"]), _bundle(state, effect["get"])
     if effect["kind"] == "drew" and effect["card"] == CUSTOM:  # a card the app does not know: what it did
-        params["card"] = lowercase_first(card_label(state, effect))
+        params["card"] = card_effects.told(state, effect["effect"])
     elif effect["kind"] == "drew":  # by its own words, as the player holding it reads it (less its full stop)
         params["card"] = card_text(state, card(state, effect["deck"], effect["card"])).rstrip(".")
     if effect["kind"] == "ended":
@@ -361,42 +361,3 @@ def explain(state: GameState, holdings: list[dict]) -> list[dict]:
             lot["why"] = lot[lot["told"]][1] if lot["told"] else None
     return holdings
 
-
-def lowercase_first(text: str) -> str:
-    """"Pay $20" as it reads inside a sentence: "pay $20" (a script without case is unchanged)."""
-    return text[:1].lower() + text[1:]
-
-
-def card_label(state: GameState, drawn: dict) -> str:
-    """A card's effect in a few words: "Collect $50", "Advance to Boardwalk"."""
-    effect, kind = drawn["effect"], drawn["effect"]["kind"]
-    amount = money(state, effect["amount"]) if "amount" in effect else ""
-    if kind == "move_to":
-        return _("Advance to %(square)s", square=square(state, effect["square"]))
-    if kind == "move_back":
-        return _("Go back %(n)s spaces", n=effect["spaces"])
-    if kind == "go_back_to":
-        return _("Go back to %(square)s", square=square(state, effect["square"]))
-    if kind == "advance_to_nearest":
-        if effect["type"] == "railroad":
-            return _("Nearest railroad, double rent")
-        return _("Nearest utility, 10× a new roll")
-    if kind == "move_to_nearest":
-        if effect["type"] == "railroad":
-            return _("Nearest railroad")
-        return _("Nearest utility")
-    if kind == "pay_or_draw":
-        if effect["deck"] == "chance":
-            return _("Pay %(amount)s or draw a Chance card", amount=amount)
-        return _("Pay %(amount)s or draw a Community Chest card", amount=amount)
-    labels = {
-        "collect": lambda: _("Collect %(amount)s", amount=amount),
-        "pay": lambda: _("Pay %(amount)s", amount=amount),
-        "collect_from_each_player": lambda: _("Collect %(amount)s from each player", amount=amount),
-        "pay_each_player": lambda: _("Pay each player %(amount)s", amount=amount),
-        "repairs": lambda: _("Repairs: %(house)s a house, %(hotel)s a hotel",
-                             house=money(state, effect["per_house"]), hotel=money(state, effect["per_hotel"])),
-        "get_out_of_jail_free": lambda: _("Get Out of Jail Free"),
-        "go_to_jail": lambda: _("Go to Jail"),
-    }
-    return labels[kind]()

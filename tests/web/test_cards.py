@@ -10,52 +10,57 @@ from pathlib import Path
 import pytest
 
 from banker.rules.cards import printing_decks
+from banker.rules.inputs import CARD_FIELDS
 
 from .games import JAILED_WITH_CARD, NEAREST_UTILITY, TO_CHANCE, TO_CHEST, new_game, page_form, page_forms, play, seat
 
 CARDS = json.loads((Path(__file__).parents[2] / "banker/rules/editions/us_cards.json").read_text())
-CHANCE_LABELS = {
-    "ch_advance_boardwalk": "Advance to Boardwalk",
-    "ch_advance_go": "Advance to GO",
-    "ch_advance_illinois": "Advance to Illinois Avenue",
-    "ch_advance_st_charles": "Advance to St. Charles Place",
-    "ch_nearest_railroad_1": "Nearest railroad, double rent",
-    "ch_nearest_railroad_2": "Nearest railroad, double rent",
-    "ch_nearest_utility": "Nearest utility, 10× a new roll",
-    "ch_dividend": "Collect $50",
-    "ch_get_out_of_jail_free": "Get Out of Jail Free",
-    "ch_go_back_3": "Go back 3 spaces",
-    "ch_go_to_jail": "Go to Jail",
-    "ch_general_repairs": "Repairs: $25 a house, $100 a hotel",
-    "ch_speeding_fine": "Pay $15",
-    "ch_trip_reading": "Advance to Reading Railroad",
-    "ch_chairman": "Pay each player $50",
-    "ch_building_loan": "Collect $150",
+# What each Chance card will do to Ann, drawn on Chance (7), in words under its printed ones.
+CHANCE_OUTCOMES = {
+    "ch_advance_boardwalk": "→ Boardwalk",
+    "ch_advance_go": "→ GO, +$200",
+    "ch_advance_illinois": "→ Illinois Avenue",
+    "ch_advance_st_charles": "→ St. Charles Place",
+    "ch_nearest_railroad_1": "→ Pennsylvania Railroad, rent ×2",
+    "ch_nearest_railroad_2": "→ Pennsylvania Railroad, rent ×2",
+    "ch_nearest_utility": "→ Electric Company, 10× a new roll",
+    "ch_dividend": "+$50",
+    "ch_get_out_of_jail_free": "Kept until you use it",
+    "ch_go_back_3": "← Income Tax",
+    "ch_go_to_jail": "→ Jail",
+    "ch_general_repairs": "−$25 a house, −$100 a hotel",
+    "ch_speeding_fine": "−$15",
+    "ch_trip_reading": "→ Reading Railroad, +$200 for passing GO",
+    "ch_chairman": "−$50 to each player",
+    "ch_building_loan": "+$150",
 }
 # Ann keeps the Chance Get Out of Jail Free card and ends her turn; Bob rolls to Chance (7).
 ANN_HOLDS_CHANCE_CARD = (TO_CHANCE, (1, {"type": "draw", "deck": "chance", "card": "ch_get_out_of_jail_free"}),
                          (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [3, 4]}))
 CARD_BUTTON = re.compile(r'<input type="hidden" name="card" value="([^"]+)">\s*<button class="game-card (\w+)"\s*'
-                         r'(disabled)?>\s*<strong>(.*?)</strong>\s*(?:<small>(.*?)</small>)?\s*</button>', re.S)
+                         r'(disabled)?>\s*<span class="words">(.*?)</span>\s*<strong>(.*?)</strong>\s*</button>', re.S)
 
 
 def picker(html: str) -> list[tuple]:
-    """The card picker's buttons: (card id, deck, disabled, label, small print)."""
-    return [(card, deck, bool(disabled), label, small)
-            for card, deck, disabled, label, small in CARD_BUTTON.findall(unescape(html))]
+    """The card picker's buttons: (card id, deck, disabled, printed words, what it does)."""
+    return [(card, deck, bool(disabled), words, does.replace("\u2060", ""))  # the sign's word joiner
+            for card, deck, disabled, words, does in CARD_BUTTON.findall(unescape(html))]
 
 
-def test_the_phone_lists_the_sixteen_chance_cards_with_their_labels(game, phone):
+def test_the_phone_lists_the_sixteen_chance_cards_by_their_words_and_what_they_do(game, phone):
     play(game, TO_CHANCE)
     page = phone(game, 1).page()
     assert "Draw the top Chance card and tap the one you got:" in unescape(page)
     cards = picker(page)
     assert sorted(c[0] for c in cards) == sorted(c["id"] for c in CARDS["chance"])  # grouped: test_phone_screens
-    assert {c[0]: c[3] for c in cards} == CHANCE_LABELS
+    assert {c[0]: c[4] for c in cards} == CHANCE_OUTCOMES
     assert all(deck == "chance" and not disabled for _, deck, disabled, _, _ in cards)
-    assert dict((c[0], c[4]) for c in cards)["ch_dividend"] == "Bank pays you dividend of $50."
+    words = {c[0]: c[3] for c in cards}
+    assert words["ch_dividend"] == "Bank pays you dividend of $50."
+    assert words["ch_advance_illinois"] == "Advance to Illinois Avenue. If you pass GO, collect $200."
     forms = page_forms(page, "draw")
-    assert len(forms) == 16 and all(f.get("deck") == "chance" and f.action == f"/p/{game.code}/act" for f in forms)
+    assert len(forms) == 17 and all(f.get("deck") == "chance" and f.action == f"/p/{game.code}/act" for f in forms)
+    assert [f.get("card") for f in forms].count("custom") == 1  # Another card…
     assert not page_forms(page, "roll") and not page_forms(page, "end_turn")
 
 
@@ -67,12 +72,12 @@ def test_the_chest_picker_shows_the_deck_the_game_chose(client, phone, chest, de
     cards = picker(page)
     assert sorted(c[0] for c in cards) == sorted(c["id"] for c in CARDS[deck])
     assert all(c[1] == "chest" for c in cards)
-    labels = {c[0]: c[3] for c in cards}
+    does = {c[0]: c[4] for c in cards}
     if chest == "2021":
-        assert labels["cc21_walking_path"] == "Collect $50" and labels["cc21_block_party"] == "Collect $10 from each player"
-        assert labels["cc21_home_improvement"] == "Repairs: $40 a house, $115 a hotel"
+        assert does["cc21_walking_path"] == "+$50" and does["cc21_block_party"] == "+$10 from each player"
+        assert does["cc21_home_improvement"] == "−$40 a house, −$115 a hotel"
     else:
-        assert labels["cc08_bank_error"] == "Collect $200" and labels["cc08_doctors_fee"] == "Pay $50"
+        assert does["cc08_bank_error"] == "+$200" and does["cc08_doctors_fee"] == "−$50"
 
 
 def test_a_held_jail_card_is_disabled_in_its_holders_hand(game, phone):
@@ -81,7 +86,7 @@ def test_a_held_jail_card_is_disabled_in_its_holders_hand(game, phone):
     cards = {c[0]: c for c in picker(bob)}
     assert len(cards) == 16
     held = cards["ch_get_out_of_jail_free"]
-    assert held[2] and held[3] == "Get Out of Jail Free" and held[4] == "in Ann's hand"
+    assert held[2] and held[3].startswith("Get Out of Jail Free.") and held[4] == "in Ann's hand"
     assert [c for c, v in cards.items() if v[2]] == ["ch_get_out_of_jail_free"]
     assert not picker(phone(game, 1).page())  # Ann is not drawing
 
@@ -182,58 +187,107 @@ def test_the_picker_shows_the_printing_the_game_plays_in_its_printed_words(clien
     cards = picker(phone(game, 1).page())
     printed = {c["id"]: c["text"] for c in printing_decks(printing)["chest"]}
     assert sorted(c[0] for c in cards) == sorted(printed)
-    # The printed words under each label, unless they only say the label again ("Go to jail. ...").
-    assert all(c[1] == "chest" and c[3] for c in cards)
-    assert all(small == printed[card] or (not small and printed[card].lower().startswith(label.lower()))
-               for card, _, _, label, small in cards)
-    assert any(small for *_, small in cards)
+    # Every card by its printed words, then what it does.
+    assert all(c[1] == "chest" and c[3] == printed[c[0]] and c[4] for c in cards)
 
 
-def test_the_new_kinds_of_card_have_labels(client, phone):
-    game = play(new_game(client, edition="fr"), TO_CHEST)
-    labels = {c[0]: c[3] for c in picker(phone(game, 1).page())}
-    assert labels["cc_go_back_belleville"] == "Go back to Boulevard de Belleville"
-    assert labels["cc_fine_or_chance"] == "Pay €10 or draw a Chance card"
+def test_what_the_new_kinds_of_card_do_is_said_from_where_the_drawer_stands(client, phone):
+    game = play(new_game(client, edition="fr"), TO_CHEST)  # Ann on Caisse de communauté (2)
+    does = {c[0]: c[4] for c in picker(phone(game, 1).page())}
+    assert does["cc_go_back_belleville"] == "← Boulevard de Belleville, no salary"
+    assert does["cc_fine_or_chance"] == "−€10 or a Chance card"
     game = play(new_game(client, rules={"cards": "fr_variant"}), TO_CHEST)
-    assert {c[0]: c[3] for c in picker(phone(game, 1).page())}["cc_nearest_station"] == "Nearest railroad"
+    assert {c[0]: c[4] for c in picker(phone(game, 1).page())}["cc_nearest_station"] == "→ Reading Railroad"
+    game = play(new_game(client, edition="fr"), ("banker", {"type": "move", "player": 1, "square": 33}),
+                (1, {"type": "roll", "dice": [1, 2]}))  # Chance (36)
+    does = {c[0]: c[4] for c in picker(phone(game, 1).page())}
+    assert does["ch_gare_de_lyon"] == "→ Gare de Lyon, +€200 for passing GO"  # in English, GO
+    assert does["ch_rue_de_la_paix"] == "→ Rue de la Paix"
 
 
-@pytest.mark.parametrize("choice, cash, pending", [
-    ("pay", 1490, None), ("draw", 1500, {"kind": "draw", "player": 1, "deck": "chance", "square": 2})])
-def test_a_fine_or_a_chance_card_is_chosen_through_the_api(client, host, phone, choice, cash, pending):
-    """The French box's « Payez une amende de 10 € ou bien tirez une carte Chance »: the game waits
-    for the choice (the screens still open), which the drawer or the banker for them sends."""
-    game = play(new_game(client, edition="fr"), TO_CHEST, (1, {"type": "draw", "deck": "chest", "card": "cc_fine_or_chance"}))
-    assert game.state()["pending"] == {"kind": "card_choice", "player": 1, "amount": 10, "deck": "chance"}
-    banker = host(game)
-    assert [banker.client.get(f"/t/{game.code}{path}").status_code for path in ("", "/seats/1")] == [200, 200]
-    assert phone(game, 1).client.get(f"/p/{game.code}").status_code == 200
-    assert game.act(2, type="card_choice", player=1, choice=choice).status_code == 403
-    assert game.act(1, type="card_choice", choice="maybe").status_code == 400
-    game.ok("banker" if choice == "pay" else 1, type="card_choice", player=1, choice=choice)
+# Another card: one the app does not know, said by what it does
+
+
+KINDS_OFFERED = {"pay", "collect", "pay_each_player", "collect_from_each_player", "repairs", "move_to", "go_back_to",
+                 "move_back", "advance_to_nearest/railroad", "move_to_nearest/railroad", "advance_to_nearest/utility",
+                 "move_to_nearest/utility", "go_to_jail", "get_out_of_jail_free"}
+
+
+def test_another_card_offers_every_kind_the_rules_know_and_every_square(game, phone):
+    play(game, TO_CHANCE)
+    form = page_form(phone(game, 1).page(), "draw", card="custom")
+    assert form.label == "Play this card" and form.get("deck") == "chance"
+    assert set(form.choices["effect-kind"]) == KINDS_OFFERED
+    assert {kind.partition("/")[0] for kind in KINDS_OFFERED} == set(CARD_FIELDS)
+    assert form.choices["effect-square"] == [str(n) for n in range(40)]
+
+
+# Ann, 1,500, on Chance (7); Bob 1,500. What she types, where she ends up and her cash, and the history.
+ANOTHER_CARD = [
+    ({"effect-kind": "pay", "effect-amount": "20"}, 7, 1480, "Ann drew a card: pay $20."),
+    ({"effect-kind": "collect", "effect-amount": "1,000"}, 7, 2500, "Ann drew a card: collect $1,000."),
+    ({"effect-kind": "collect_from_each_player", "effect-amount": "10", "effect-spaces": "9"}, 7, 1510,
+     "Ann drew a card: collect $10 from each player."),
+    ({"effect-kind": "pay_each_player", "effect-amount": "50"}, 7, 1450, "Ann drew a card: pay each player $50."),
+    ({"effect-kind": "repairs", "effect-per_house": "40", "effect-per_hotel": "115"}, 7, 1500,
+     "Ann drew a card: repairs, $40 a house and $115 a hotel."),
+    ({"effect-kind": "move_to", "effect-square": "5"}, 5, 1700, "Ann drew a card: advance to Reading Railroad."),
+    ({"effect-kind": "go_back_to", "effect-square": "1"}, 1, 1500, "Ann drew a card: go back to Mediterranean Avenue."),
+    ({"effect-kind": "move_back", "effect-spaces": "3"}, 4, 1300, "Ann drew a card: go back 3 spaces."),
+    ({"effect-kind": "advance_to_nearest/railroad"}, 15, 1500, "Ann drew a card: the nearest railroad, double rent."),
+    ({"effect-kind": "move_to_nearest/utility"}, 12, 1500, "Ann drew a card: the nearest utility."),
+    ({"effect-kind": "go_to_jail", "effect-amount": "99"}, 10, 1500, "Ann drew a card: go to jail."),
+    ({"effect-kind": "get_out_of_jail_free"}, 7, 1500, "Ann drew a card: keep a Get Out of Jail Free card."),
+]
+
+
+@pytest.mark.parametrize("typed, square, cash, told", ANOTHER_CARD, ids=[t[0]["effect-kind"] for t in ANOTHER_CARD])
+def test_another_card_of_each_kind_plays_from_the_phone(game, phone, host, typed, square, cash, told):
+    play(game, TO_CHANCE)
+    ann = phone(game, 1)
+    response = ann.submit(page_form(ann.page(), "draw", card="custom"), htmx=True, **typed)
+    assert response.status_code == 200
+    assert told in unescape(response.get_data(as_text=True))
     state = game.state()
-    assert (seat(state, 1)["cash"], state["pending"]) == (cash, pending)
-    if choice == "draw":
-        game.ok(1, type="draw", deck="chance", card="ch_drunk_fine")
-        assert seat(game.state(), 1)["cash"] == 1480
+    assert (seat(state, 1)["position"], seat(state, 1)["cash"]) == (square, cash)
+    assert told in unescape(host(game).page())
+    if typed["effect-kind"] == "get_out_of_jail_free":
+        assert seat(state, 1)["jail_cards"] == ["custom-chance-1"]
+        assert 'data-card="custom-chance-1">Get Out of Jail Free' in ann.page()
 
 
-@pytest.mark.parametrize("screen", ["phone", "host"])
-@pytest.mark.parametrize("choice, cash, pending", [("pay", 1490, None), ("draw", 1500, "draw")])
-def test_a_fine_or_a_chance_card_is_chosen_on_the_phone_or_by_the_banker(client, host, phone, screen, choice, cash,
-                                                                        pending):
-    """The phone (and the banker's "Act for" box, for a seat without one) asks: pay the fine, or draw
-    from the other deck, whose picker then shows."""
-    game = play(new_game(client, edition="fr"), TO_CHEST, (1, {"type": "draw", "deck": "chest", "card": "cc_fine_or_chance"}))
-    browser = phone(game, 1) if screen == "phone" else host(game)
-    page = unescape(browser.page())
-    assert "Your card: pay €10, or draw a Chance card instead." in page
-    forms = {f.get("choice"): f for f in page_forms(page, "card_choice")}
-    assert sorted(forms) == ["draw", "pay"] and [f.label for f in (forms["pay"], forms["draw"])] == [
-        "Pay €10", "Draw a Chance card"]
-    response = browser.submit(forms[choice], htmx=True)
-    assert response.status_code == 200, response.get_data(as_text=True)
-    state = game.state()
-    assert seat(state, 1)["cash"] == cash and (state["pending"] or {}).get("kind") == pending
-    if choice == "draw":  # the Chance picker, in the French box's own words
-        assert ("ch_drunk_fine", "chance") in {c[:2] for c in picker(browser.page())}
+@pytest.mark.parametrize("typed, says", [
+    ({"effect-kind": "pay", "effect-amount": ""}, "A pay card needs amount."),
+    ({"effect-kind": "pay", "effect-amount": "twenty"}, "amount must be a whole number."),
+    ({"effect-kind": "pay", "effect-amount": "0"}, "amount must be from 1 to 1000000."),
+    ({"effect-kind": "move_to", "effect-square": "40"}, "square must be from 0 to 39."),
+    ({"effect-kind": "move_back", "effect-spaces": "-3"}, "spaces must be from 1 to 39."),
+    ({"effect-kind": "repairs", "effect-per_house": "0", "effect-per_hotel": "0"},
+     "A repairs card charges for a house, a hotel or both."),
+    ({"effect-kind": "fly_to_the_moon"}, "effect must have a kind:"),
+    ({"effect-kind": "advance_to_nearest/street"}, "type must be railroad or utility."),
+])
+def test_a_bad_other_card_is_refused_on_the_page_and_changes_nothing(game, phone, typed, says):
+    play(game, TO_CHANCE)
+    before = game.state()
+    ann = phone(game, 1)
+    response = ann.submit(page_form(ann.page(), "draw", card="custom"), htmx=True, **typed)
+    assert response.status_code == 422 and says in unescape(response.get_data(as_text=True))
+    assert game.state() == before
+
+
+def test_another_card_through_the_api(game, host):
+    play(game, TO_CHANCE)
+    before = game.state()
+    for effect, says in [({"kind": "teleport"}, "effect must have a kind"),
+                         ({"kind": "pay", "amount": -20}, "amount must be from 1 to 1000000."),
+                         ({"kind": "go_back_to", "square": 77}, "square must be from 0 to 39."),
+                         ({"kind": "pay", "amount": 20, "square": 3}, "A pay card has no field square.")]:
+        response = game.act(1, type="draw", deck="chance", card="custom", effect=effect)
+        assert response.status_code == 400 and says in response.get_json()["error"]["message"]
+    response = game.act(1, type="draw", deck="chance", card="custom")
+    assert response.status_code == 400 and response.get_json()["error"]["message"] == "Say what the card does."
+    assert game.state() == before
+    game.ok(1, type="draw", deck="chance", card="custom", effect={"kind": "pay_each_player", "amount": 25})
+    assert game.cash() == {1: 1475, 2: 1525}
+    assert "Ann drew a card: pay each player $25." in unescape(host(game).page())

@@ -215,7 +215,8 @@ def test_cards_read_in_the_readers_language_with_the_editions_squares(client, ph
     ann = phone(game, 1)
     ann.client.set_cookie("lang", "fr")
     shown = text_of(ann.page())
-    assert translated("fr", "Advance to %(square)s", square="Rue de la Paix") in shown
+    assert translated("fr", "Advance to %(square)s.", square="Rue de la Paix") in shown
+    assert translated("fr", "→ %(square)s", square="Rue de la Paix") in shown
     assert translated("fr", "Bank pays you dividend of %(amount)s.", amount=f"50{NBSP}€") in shown
     assert translated("fr", "Make general repairs on all your property. For each house pay %(house)s. "
                             "For each hotel pay %(hotel)s.", house=f"25{NBSP}€", hotel=f"100{NBSP}€") in shown

@@ -60,9 +60,11 @@ def test_the_wallet_folds_each_group_and_opens_those_where_something_can_be_done
     assert group_open(ann.page()) == {"brown": True, "light_blue": True}
 
 
-def test_the_card_picker_shows_the_moves_first_then_money_then_jail(game, phone):
+def test_the_card_picker_shows_the_moves_first_then_money_then_jail_then_another_card(game, phone):
     play(game, TO_CHANCE)
-    picker = phone(game, 1).page().split('<div class="card-picker">', 1)[1].split("</div>\n</div>", 1)[0]
+    picker = phone(game, 1).page().split('<div class="card-picker">', 1)[1]
+    picker, another = picker.split('<details class="custom-card">', 1)
+    assert "Another card…" in unescape(another.split("</summary>", 1)[0])
     groups = re.split(r'<h3 id="cards-\w+">', picker)[1:]
     assert [unescape(g.split("</h3>", 1)[0]) for g in groups] == ["Cards that move you", "Pay or collect", "Jail"]
     assert [re.findall(r'name="card" value="(\w+)"', g) for g in groups] == [
