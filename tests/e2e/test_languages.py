@@ -252,11 +252,12 @@ def test_a_short_game_in_french_on_the_paris_board(contexts, artifacts):
     roll(ann, fr, 1, 3)
     expect(ann.locator("#turn .offer")).to_have_text(fr.translated("Draw the top Chance card and tap the one you got:"),
                                                      timeout=LIVE)
-    card = fr.translated("Advance to %(square)s", square=chance_street)
-    ann.locator("#turn .card-picker").get_by_role("button", name=re.compile("^" + re.escape(card))).tap()
-    # The history names the card by the words printed on it, in the French box's own deck.
+    # The picker and the history name the card by the words printed on it, in the French box's own deck.
     printed = next(c["text"] for c in printing_decks("fr")["chance"]
                    if c["effect"] == {"kind": "move_to", "square": LAST}).rstrip(".")
+    card = ann.locator("#turn .card-picker").get_by_role("button", name=re.compile("^" + re.escape(printed)))
+    expect(card).to_contain_text(fr("→ %(square)s", square=chance_street))
+    card.tap()
     drew = fr.brace("{player} drew “{card}”.", player="Ann", card=printed)
     expect(host.locator("#turn .latest")).to_contain_text(drew, timeout=LIVE)
     expect(ann.locator("#wallet .where")).to_have_text(fr("On %(square)s", square=chance_street), timeout=LIVE)

@@ -2,9 +2,9 @@
 screenshot of the end screen kept as a test artifact.
 
 The host creates a game on the home page with $300 each, Ann and Bob join on their phones and play
-it out there: Ann rolls 3 + 4 onto Chance, picks "Nearest utility" in the card picker and buys
+it out there: Ann rolls 3 + 4 onto Chance, picks "Advance to the nearest utility" in the card picker and buys
 Electric Company; Bob pays the Income Tax; Bob pays Ann rent on Electric Company (4 x the dice);
-Ann buys Water Works; Bob lands on Community Chest, picks "Pay $100" with $68 in hand and nothing
+Ann buys Water Works; Bob lands on Community Chest, picks the car wash card (pay $100) with $68 in hand and nothing
 to sell, and declares bankruptcy. Every screen then shows the end, without a reload: "Ann wins!",
 the standings with each part of net worth, and the chart with a line per player."""
 
@@ -30,7 +30,7 @@ START_CASH = 300
 CHANCE, INCOME_TAX, ELECTRIC, FREE_PARKING, CHEST, WATER_WORKS = 7, 4, 12, 20, 17, 28
 UTILITY_PRICE = 150
 INCOME_TAX_AMOUNT = 200
-CAR_WASH = 100                     # Community Chest (2021): "Pay $100"
+CAR_WASH = 100                     # Community Chest (2021): "You go to the local school's car wash…: Pay $100"
 
 
 def shows_cash(page: Page, where: str, cash: int) -> None:
@@ -100,7 +100,7 @@ def test_a_short_game_ends_in_bankruptcy_on_every_screen(contexts, server, artif
     check_phone_layout(ann, "card picker")
     ann.screenshot(path=artifacts / "game-card-picker.png", full_page=True)
     expect(bob.locator("#turn .card-picker")).to_have_count(0)   # only the drawer picks
-    picker.get_by_role("button", name=re.compile(r"^Nearest utility, 10× a new roll")).tap()
+    picker.get_by_role("button", name=re.compile(r"^Advance to the nearest utility\..*→ Electric Company, 10× a new roll")).tap()
     # The card moves her to Electric Company (no GO on the way, no cash change) and offers it.
     on_square("Ann", ann, ELECTRIC, "Electric Company")
     expect(ann.locator("#turn .card-picker")).to_have_count(0)
@@ -149,11 +149,11 @@ def test_a_short_game_ends_in_bankruptcy_on_every_screen(contexts, server, artif
         "title", "owned by Ann", timeout=LIVE)
     end_turn(ann, "Bob", bob)
 
-    # Bob: 1 + 4 onto Community Chest; he draws "Pay $100" with $68 and no deeds: a debt he cannot pay.
+    # Bob: 1 + 4 onto Community Chest; he draws the car wash card (pay $100) with $68 and no deeds: a debt he cannot pay.
     roll(bob, 1, 4)
     on_square("Bob", bob, CHEST, "Community Chest")
     expect(bob.locator("#turn .offer")).to_have_text("Draw the top Community Chest card and tap the one you got:")
-    bob.locator("#turn .card-picker").get_by_role("button", name=re.compile(rf"^Pay {re.escape(money(CAR_WASH))}\b")).tap()
+    bob.locator("#turn .card-picker").get_by_role("button", name=re.compile("^You go to the local school's car wash")).tap()
     debt = bob.locator("#turn .debt").first
     expect(debt).to_contain_text(f"You owe the bank {money(CAR_WASH)}.", timeout=LIVE)
     expect(debt).to_contain_text(f"You have {money(bob_cash)}. Selling every building and mortgaging "

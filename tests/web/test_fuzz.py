@@ -71,6 +71,8 @@ SANE = {
     "give": SIDE, "get": SIDE, "lift": st.lists(SQUARE, max_size=2, unique=True),
     "trade": st.integers(1, 4), "debt": st.integers(1, 4), "deck": st.sampled_from(["chance", "chest"]),
     "card": st.sampled_from(CARDS), "building": st.sampled_from(["house", "hotel"]),
+    "effect": st.sampled_from([{"kind": "pay", "amount": 20}, {"kind": "move_to", "square": 39},
+                               {"kind": "advance_to_nearest", "type": "railroad"}, {"kind": "go_to_jail"}]),
     "choice": st.sampled_from(["flat", "percent"]), "high_bid": st.integers(0, 50),
     "name": st.sampled_from(["Cy", "Ann", "Dee"]), "token": st.sampled_from(TOKENS),
 }
