@@ -137,6 +137,7 @@ class Draw(Action):
     effect: dict | None = arg(card_effect, default=None)
 
     def __post_init__(self):
+        # The shape of the input: an effect comes with a custom card, and only with one.
         if (self.card == cards.CUSTOM) != (self.effect is not None):
             if self.effect is None:
                 raise ActionError("missing_field", N_("Say what the card does."), field="effect")

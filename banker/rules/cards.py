@@ -75,21 +75,19 @@ def draw(state: GameState, player_id: int, deck_name: str, card_id: str, effects
         wanted = N_("Chance") if pending["deck"] == "chance" else N_("Community Chest")
         raise RuleError("wrong_deck", N_("{player} draws from {deck} here."), player=player_id, deck=wanted)
     if card_id == CUSTOM:
-        state.pending = None
-        player = state.player(player_id)
-        effects.append(happened.drew(player_id, deck_name, CUSTOM, effect))
-        # A kept custom card is its own card in the hand, with an id no printed card has.
-        kept = effect["kind"] == "get_out_of_jail_free"
-        _apply(state, player, effect, f"{CUSTOM}-{deck_name}-{state.next_id()}" if kept else CUSTOM, effects)
-        return
-    drawn = card(state, deck_name, card_id)
-    if holder(state, card_id):
-        raise RuleError("card_in_hand", N_("That card is in {player}'s hand, not in the deck."),
-                        player=holder(state, card_id).id)
+        drawn = {"effect": effect}
+    else:
+        drawn = card(state, deck_name, card_id)
+        if holder(state, card_id):
+            raise RuleError("card_in_hand", N_("That card is in {player}'s hand, not in the deck."),
+                            player=holder(state, card_id).id)
     state.pending = None
     player = state.player(player_id)
-    effects.append(happened.drew(player_id, deck_name, card_id))
-    _apply(state, player, drawn["effect"], card_id, effects)
+    effects.append(happened.drew(player_id, deck_name, card_id, effect))
+    kept = card_id
+    if card_id == CUSTOM and effect["kind"] == "get_out_of_jail_free":
+        kept = f"{CUSTOM}-{deck_name}-{state.next_id()}"  # its own card in the hand: no printed card has that id
+    _apply(state, player, drawn["effect"], kept, effects)
 
 
 def _apply(state: GameState, player: Player, effect: dict, card_id: str, effects: list) -> None:

@@ -8,7 +8,7 @@ from flask_babel import ngettext
 from ..rules.cards import CUSTOM, card
 from ..rules.errors import N_, GameError
 from ..rules.state import BANK, POT, GameState
-from . import amounts, card_effects
+from . import amounts
 from .card_texts import card_text
 from .names import reader_language, square_name
 
@@ -259,7 +259,7 @@ def story(state: GameState, effect: dict) -> str | None:
     if effect["kind"] == "trade_done":
         params["give"], params["get"] = _bundle(state, effect["give"]), _bundle(state, effect["get"])
     if effect["kind"] == "drew" and effect["card"] == CUSTOM:  # a card the app does not know: what it did
-        params["card"] = card_effects.told(state, effect["effect"])
+        params["card"] = custom_card(state, effect["effect"])
     elif effect["kind"] == "drew":  # by its own words, as the player holding it reads it (less its full stop)
         params["card"] = card_text(state, card(state, effect["deck"], effect["card"])).rstrip(".")
     if effect["kind"] == "ended":
@@ -361,3 +361,29 @@ def explain(state: GameState, holdings: list[dict]) -> list[dict]:
             lot["why"] = lot[lot["told"]][1] if lot["told"] else None
     return holdings
 
+
+def custom_card(state: GameState, effect: dict) -> str:
+    """What a card the app does not know did, in a few words to follow "a card: " in the history:
+    "pay $20", "advance to Boardwalk"."""
+    kind = effect["kind"]
+    value = money(state, effect["amount"]) if "amount" in effect else ""
+    if kind in ("move_to", "go_back_to"):
+        where = square(state, effect["square"])
+        return _("advance to %(square)s", square=where) if kind == "move_to" else _("go back to %(square)s", square=where)
+    if kind in ("advance_to_nearest", "move_to_nearest"):
+        railroad, double = effect["type"] == "railroad", kind == "advance_to_nearest"
+        if railroad:
+            return _("the nearest railroad, double rent") if double else _("the nearest railroad")
+        return _("the nearest utility, 10× a new roll") if double else _("the nearest utility")
+    words = {
+        "move_back": lambda: _("go back %(n)s spaces", n=effect["spaces"]),
+        "collect": lambda: _("collect %(amount)s", amount=value),
+        "pay": lambda: _("pay %(amount)s", amount=value),
+        "collect_from_each_player": lambda: _("collect %(amount)s from each player", amount=value),
+        "pay_each_player": lambda: _("pay each player %(amount)s", amount=value),
+        "repairs": lambda: _("repairs, %(house)s a house and %(hotel)s a hotel",
+                             house=money(state, effect["per_house"]), hotel=money(state, effect["per_hotel"])),
+        "get_out_of_jail_free": lambda: _("keep a Get Out of Jail Free card"),
+        "go_to_jail": lambda: _("go to jail"),
+    }
+    return words[kind]()

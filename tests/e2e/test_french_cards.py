@@ -55,6 +55,15 @@ def test_ten_french_cards_from_a_phone(contexts, server, artifacts):
         ann_now = state().player(ANN)
         assert (ann_now.cash, ann_now.position) == (cash, square)
 
+    def ann_buys(price: int, cash: int, square: int) -> None:
+        """The deed Ann's card took her to is offered: she has `cash` on `square`, and buys it."""
+        buy = turn.get_by_role("button", name=fr("Buy for %(price)s", price=f"{price}\u00a0€"))
+        expect(buy).to_be_visible(timeout=LIVE)
+        ann_has(cash, square)
+        buy.tap()
+        expect(buy).to_have_count(0, timeout=LIVE)
+        ann_has(cash - price, square)
+
     def next_turn():
         store_act(server, code, ANN, type="end_turn")
 
@@ -80,21 +89,14 @@ def test_ten_french_cards_from_a_phone(contexts, server, artifacts):
     lyon = turn.get_by_role("button", name=re.compile("^Allez à la gare de Lyon"))
     expect(lyon).to_contain_text("Gare de Lyon", timeout=LIVE)
     lyon.tap()
-    expect(turn.get_by_role("button", name=fr("Buy for %(price)s", price="200\u00a0€"))).to_be_visible(timeout=LIVE)
-    ann_has(1680, 15)
-    turn.get_by_role("button", name=fr("Buy for %(price)s", price="200\u00a0€")).tap()
-    expect(turn.get_by_role("button", name=fr("Buy for %(price)s", price="200\u00a0€"))).to_have_count(0, timeout=LIVE)
-    ann_has(1480, 15)
+    ann_buys(200, 1680, 15)
     next_turn()
     bob_turn()
 
     # 4. Caisse de communauté (33): « Retournez à Belleville »: backwards to 1, no Départ salary;
     # she buys it (60).
     ann_draws(33, "Retournez à Belleville")
-    ann_has(1480, 1)
-    turn.get_by_role("button", name=fr("Buy for %(price)s", price="60\u00a0€")).tap()
-    expect(turn.get_by_role("button", name=fr("Buy for %(price)s", price="60\u00a0€"))).to_have_count(0, timeout=LIVE)
-    ann_has(1420, 1)
+    ann_buys(60, 1480, 1)
     next_turn()
     bob_turn()
 
