@@ -187,7 +187,7 @@ def card_effect(value, name="effect") -> dict:
     effect = {"kind": kind}
     for key in wanted:
         if value.get(key) in (None, ""):
-            raise ActionError("missing_field", N_("A {kind} card needs {field}."), kind=kind, field=key)
+            raise ActionError("missing_field", N_("This card needs {field}."), field=key)
         effect[key] = CARD_FIELD_PARSERS[key](value[key], key)
     if kind == "repairs" and not effect["per_house"] and not effect["per_hotel"]:
         raise ActionError("bad_field", N_("A repairs card charges for a house, a hotel or both."), field="per_house")

@@ -13,8 +13,10 @@ from flask_babel import get_locale
 # Locales that leave four-digit amounts ungrouped (CLDR's minimumGroupingDigits 2, which Babel's
 # formatting does not apply): 1500 € but 15 000 € in Portugal.
 UNGROUPED_BELOW = {"pt_PT": 10_000}
-# Whole amounts typed with separators between groups of three: "1,500", "1.500", "1 500".
+# Whole amounts typed with separators between groups of three: "1,500", "1.500", "1 500"; and any
+# amount with the currency's sign as it is written on the money: "20 €", "$20", "£1,500".
 GROUPED = re.compile(r"-?\d{1,3}(?:[,.\s\u00a0\u202f']\d{3})+")
+CURRENCY = re.compile(r"^\s*[$€£¥]\s*|\s*[$€£¥]\s*$")
 
 
 class Style(NamedTuple):
@@ -52,8 +54,11 @@ def ten_percent() -> str:
 
 
 def typed(value):
-    """An amount as typed into a form, with its group separators taken out ("1 500" → "1500");
+    """An amount as typed into a form, with its group separators and currency sign taken out
+    ("1 500" → "1500", "20 €" → "20");
     anything else is passed on unchanged for the rules to accept or refuse by name."""
-    if isinstance(value, str) and GROUPED.fullmatch(value.strip()):
-        return re.sub(r"[^\d-]", "", value)
+    if isinstance(value, str):
+        value = CURRENCY.sub("", value)
+        if GROUPED.fullmatch(value.strip()):
+            return re.sub(r"[^\d-]", "", value)
     return value

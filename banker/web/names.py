@@ -42,3 +42,16 @@ def _names(edition: str, language: str, short: bool) -> tuple[str, ...]:
     return tuple(_((short and SHORT_TERMS.get(s.term)) or TERMS[s.term])
                  if s.term and language != board.language else (short and s.short) or s.name
                  for s in board.squares)
+
+
+def square_choices(board: Board) -> tuple[str, ...]:
+    """Every square's name as a list to choose from shows it: a name the board has more than once
+    (Chance, Community Chest) says which, by the square before it ("Chance, after Oriental Avenue")."""
+    return _choices(board.edition, reader_language())
+
+
+@cache
+def _choices(edition: str, language: str) -> tuple[str, ...]:
+    names = _names(edition, language, False)
+    return tuple(_("%(name)s, after %(previous)s", name=name, previous=names[i - 1]) if names.count(name) > 1 else name
+                 for i, name in enumerate(names))

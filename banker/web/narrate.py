@@ -54,9 +54,14 @@ def _params(state: GameState, params: dict) -> dict:
     return shown
 
 
-def refusal(error: GameError, state: GameState | None) -> str:
-    """A refusal from the rules as one translated sentence naming squares and players."""
+def refusal(error: GameError, state: GameState | None, on_page: bool = False) -> str:
+    """A refusal from the rules as one translated sentence naming squares and players. `on_page`: a
+    form's field is named as the page labels it ("the amount"), not by its JSON name ("amount")."""
     params = _params(state, error.params) if state else error.params
+    if on_page and params.get("field") in FIELD_LABELS:
+        params = {**params, "field": FIELD_LABELS[params["field"]]}
+        text = _(error.message).format(**params)
+        return text[:1].upper() + text[1:]
     return _(error.message).format(**params)
 
 
@@ -334,6 +339,13 @@ GROUP_NAMES = Translated({
     "brown": N_("Brown"), "light_blue": N_("Light blue"), "pink": N_("Pink"), "orange": N_("Orange"),
     "red": N_("Red"), "yellow": N_("Yellow"), "green": N_("Green"), "dark_blue": N_("Dark blue"),
     "railroad": N_("Railroads"), "utility": N_("Utilities"),
+})
+
+
+# A form's fields as a refusal on its page names them (the API's messages keep the JSON names).
+FIELD_LABELS = Translated({
+    "amount": N_("the amount"), "square": N_("the square"), "spaces": N_("the number of squares back"),
+    "per_house": N_("the price for each house"), "per_hotel": N_("the price for each hotel"),
 })
 
 

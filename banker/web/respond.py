@@ -36,7 +36,7 @@ def acted(code: str, outcome: Outcome, back: str, leave: bool = False):
 
 def refused(error: GameError, state, back: str):
     """A refusal changes nothing: say why, where the user acted (422 for htmx, flash for a form)."""
-    text = refusal(error, state)
+    text = refusal(error, state, on_page=True)
     if not from_htmx():
         flash(text, "error")
         return redirect(back, 303)

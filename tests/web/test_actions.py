@@ -70,12 +70,12 @@ def test_a_payment_form_to_the_bank_and_to_a_player_moves_the_cash(game, phone):
 REFUSALS = [
     pytest.param("phone", 2, {"type": "roll", "dice": [3, 4]}, "It is Ann's turn.", id="not-your-turn"),
     pytest.param("phone", 1, {"type": "buy"}, "Ann has no property to buy right now.", id="nothing-to-buy"),
-    pytest.param("phone", 1, {"type": "pay", "to": 2, "amount": "abc"}, "amount must be a whole number.",
+    pytest.param("phone", 1, {"type": "pay", "to": 2, "amount": "abc"}, "The amount must be a whole number.",
                  id="amount-not-a-number"),
     pytest.param("phone", 1, {"type": "pay", "to": 1, "amount": 5}, "You cannot pay yourself.", id="pay-self"),
     pytest.param("phone", 1, {"type": "roll", "die1": 3}, "Tap the number on each die.", id="one-die"),
     pytest.param("host", None, {"type": "end_turn"}, "Ann has not rolled yet.", id="end-before-rolling"),
-    pytest.param("host", None, {"type": "bank_pay", "player": 1, "amount": 0}, "amount must be from 1 to 1000000.",
+    pytest.param("host", None, {"type": "bank_pay", "player": 1, "amount": 0}, "The amount must be from 1 to 1000000.",
                  id="bank-pays-nothing"),
 ]
 

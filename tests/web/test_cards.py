@@ -12,7 +12,9 @@ import pytest
 from banker.rules.cards import printing_decks
 from banker.rules.inputs import CARD_FIELDS
 
-from .games import JAILED_WITH_CARD, NEAREST_UTILITY, TO_CHANCE, TO_CHEST, new_game, page_form, page_forms, play, seat
+from .games import (
+    JAILED_WITH_CARD, NEAREST_UTILITY, SCENARIOS, TO_CHANCE, TO_CHEST, new_game, page_form, page_forms, play, seat,
+)
 
 CARDS = json.loads((Path(__file__).parents[2] / "banker/rules/editions/us_cards.json").read_text())
 # What each Chance card will do to Ann, drawn on Chance (7), in words under its printed ones.
@@ -224,7 +226,7 @@ def test_another_card_offers_every_kind_the_rules_know_and_every_square(game, ph
 
 # Ann, 1,500, on Chance (7); Bob 1,500. What she types, where she ends up and her cash, and the history.
 ANOTHER_CARD = [
-    ({"effect-kind": "pay", "effect-amount": "20"}, 7, 1480, "Ann drew a card: pay $20."),
+    ({"effect-kind": "pay", "effect-amount": "$20"}, 7, 1480, "Ann drew a card: pay $20."),  # as the money says it
     ({"effect-kind": "collect", "effect-amount": "1,000"}, 7, 2500, "Ann drew a card: collect $1,000."),
     ({"effect-kind": "collect_from_each_player", "effect-amount": "10", "effect-spaces": "9"}, 7, 1510,
      "Ann drew a card: collect $10 from each player."),
@@ -257,11 +259,11 @@ def test_another_card_of_each_kind_plays_from_the_phone(game, phone, host, typed
 
 
 @pytest.mark.parametrize("typed, says", [
-    ({"effect-kind": "pay", "effect-amount": ""}, "A pay card needs amount."),
-    ({"effect-kind": "pay", "effect-amount": "twenty"}, "amount must be a whole number."),
-    ({"effect-kind": "pay", "effect-amount": "0"}, "amount must be from 1 to 1000000."),
-    ({"effect-kind": "move_to", "effect-square": "40"}, "square must be from 0 to 39."),
-    ({"effect-kind": "move_back", "effect-spaces": "-3"}, "spaces must be from 1 to 39."),
+    ({"effect-kind": "pay", "effect-amount": ""}, "This card needs the amount."),
+    ({"effect-kind": "pay", "effect-amount": "twenty"}, "The amount must be a whole number."),
+    ({"effect-kind": "pay", "effect-amount": "0"}, "The amount must be from 1 to 1000000."),
+    ({"effect-kind": "move_to", "effect-square": "40"}, "The square must be from 0 to 39."),
+    ({"effect-kind": "move_back", "effect-spaces": "-3"}, "The number of squares back must be from 1 to 39."),
     ({"effect-kind": "repairs", "effect-per_house": "0", "effect-per_hotel": "0"},
      "A repairs card charges for a house, a hotel or both."),
     ({"effect-kind": "fly_to_the_moon"}, "effect must have a kind:"),
@@ -291,3 +293,19 @@ def test_another_card_through_the_api(game, host):
     game.ok(1, type="draw", deck="chance", card="custom", effect={"kind": "pay_each_player", "amount": 25})
     assert game.cash() == {1: 1475, 2: 1525}
     assert "Ann drew a card: pay each player $25." in unescape(host(game).page())
+
+
+def test_a_fine_or_a_card_is_asked_on_the_phone_and_for_the_seat_on_the_host(client, host, phone):
+    game = play(new_game(client, rules={"cards": "fr"}), *SCENARIOS["card_choice"].steps)
+    ann, banker = unescape(phone(game, 1).page()), unescape(host(game).page())
+    assert "Your card: pay $10, or draw a Chance card instead." in ann
+    assert "Ann's card: pay $10, or draw a Chance card instead." in banker  # the banker answers for Ann
+    assert page_form(banker, "card_choice", choice="draw").label == "Draw a Chance card"
+
+
+def test_a_square_named_twice_on_the_board_is_told_apart_in_the_lists(game, host, phone):
+    play(game, TO_CHANCE)
+    page = unescape(phone(game, 1).page())
+    assert "Chance, after Oriental Avenue" in page and "Chance, after Kentucky Avenue" in page
+    assert "Community Chest, after Mediterranean Avenue" in page and ">Boardwalk<" in page
+    assert "Chance, after Oriental Avenue" in unescape(host(game).page())  # the banker's move form
