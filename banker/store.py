@@ -18,9 +18,11 @@ from .models import Badge, Checkpoint, Claim, Event, Game, Seat, db
 from .notifier import announce, notifier
 from .rules import Actor, GameState, Settings, apply, new_game, parse, replay
 from .rules import effects as happened
-from .rules.actions import UNDO, only_fields
+from .rules.actions import TAKE_BACK, UNDO, only_fields
+from .rules.inputs import serial
+from .rules.undo import Entry, check_take_back, check_undo
 from .rules.board import EDITION_NAMES, load_board
-from .rules.errors import ActionError, N_, NotAllowed, RuleError
+from .rules.errors import ActionError, N_
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
@@ -241,9 +243,10 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
                 db.session.commit()
                 return Outcome(row.first_seq, row.first_effects, GameState.from_dict(row.state),
                                player, repeated=True)
-            if data.get("type") == UNDO:
-                only_fields(data, ())
-                state, effects, payload = _undo(row, actor)
+            if data.get("type") in (UNDO, TAKE_BACK):
+                only_fields(data, ("seq",) if data["type"] == UNDO else ())
+                seq = serial(data["seq"], "seq") if data.get("seq") is not None else None
+                state, effects, payload = _undo(row, actor, seq, take_back=data["type"] == TAKE_BACK)
             else:
                 action = parse(data)
                 # The snapshot was decoded for this request alone, so the rules may change it in place.
@@ -335,23 +338,23 @@ def _save(row, actor: Actor, payload: dict, state: GameState, effects: list, non
     return True
 
 
-def _undo(row, actor: Actor) -> tuple[GameState, list, dict]:
+def _undo(row, actor: Actor, seq: int | None = None, take_back: bool = False) -> tuple[GameState, list, dict]:
     """Mark the newest live event undone and rebuild the state without it: from the newest
     checkpoint before it, replaying the few live events in between (at most CHECKPOINT_EVERY - 1;
-    a game saved before checkpoints existed replays from its start).
+    a game saved before checkpoints existed replays from its start). The banker's undo (of event
+    `seq`, if named) or a player's take_back, as rules/undo.py allows; both are stored as an undo.
 
     Why that checkpoint is never far back: a checkpoint is written every CHECKPOINT_EVERY versions
     and after every undo, and an undo deletes only the checkpoints at or after the event it takes
     back. The checkpoint that existed just before the newest live event was applied is therefore
     still there: undos since then only took back later events.
     """
-    if not actor.banker:
-        raise NotAllowed("banker_only", N_("Only the banker can undo."))
     last = last_live_event(row.id)
-    if last is None:
-        raise RuleError("nothing_to_undo", N_("There is nothing to undo."))
-    if last.type == "join":
-        raise RuleError("join_not_undoable", N_("Joining the game cannot be undone."))
+    entry = Entry(last.seq, last.actor, last.type, last.seq == row.version) if last else None
+    if take_back:
+        check_take_back(actor, entry)
+    else:
+        check_undo(actor, entry, seq)
     db.session.execute(update(Event).where(Event.id == last.id).values(undone=True)
                        .execution_options(synchronize_session=False))
     db.session.execute(delete(Checkpoint).where(Checkpoint.game_id == row.id, Checkpoint.seq >= last.seq))
@@ -363,7 +366,7 @@ def _undo(row, actor: Actor) -> tuple[GameState, list, dict]:
     start = GameState.from_dict(base.state) if base else None
     log = live_log(row.id, after=base.seq if base else 0, before=last.seq)
     state = replay(row.edition, Settings(**row.settings), log, start)
-    effects = [happened.undone(last.seq, last.type)]
+    effects = [happened.undone(last.seq, last.type, actor.player if take_back else None)]
     return state, effects, {"type": UNDO, "seq": last.seq}
 
 

@@ -7,7 +7,7 @@ Parsing checks only the shape of the input; whether the action is legal now is f
 
 from . import auctions, bankruptcy, buildings, buying, cards, jail, lobby, money, mortgages, moves, trades, turns
 # Re-exported: the store, the web layer and the tests read the vocabulary from here.
-from .declaration import ACTIONS, CONTROL, UNDO, Action, Who, action, arg, only_fields, parse
+from .declaration import ACTIONS, CONTROL, TAKE_BACK, UNDO, Action, Who, action, arg, only_fields, parse
 from .errors import N_, ActionError
 from .inputs import (
     MAX_MEMO,

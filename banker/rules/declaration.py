@@ -89,8 +89,10 @@ def action(type_name: str, who: Who = Who.SEAT, *, in_lobby: bool = False, deal:
     return declare
 
 
-# Not parsed into the rules: the store implements undo by replaying the log without the last event.
+# Not parsed into the rules: the store implements undo, and a player's take_back, by replaying the
+# log without the last event (undo.py says who may and when). Both are stored as an undo.
 UNDO = "undo"
+TAKE_BACK = "take_back"
 CONTROL = {"nonce", "csrf_token"}
 
 

@@ -19,7 +19,7 @@ from flask import abort, current_app, request, url_for
 
 from .. import qr, store
 from ..models import Game
-from ..rules import legal_actions
+from ..rules import Actor, legal_actions
 from ..rules.bankruptcy import owed, raisable_cash
 from ..rules.cards import deck, holder
 from ..rules.holdings import holdings
@@ -27,6 +27,7 @@ from ..rules.lobby import needs_opening_roll
 from ..rules.mortgages import lift_cost
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook, tradeable
+from ..rules.undo import Entry, may_take_back
 from . import card_effects, ledger
 from .card_texts import card_text
 from .chart import worth_chart
@@ -264,11 +265,11 @@ class TableScreen(Screen):
 
     @cached_property
     def undoable(self) -> dict:
-        """What Undo would take back, in words (None when nothing can be undone)."""
+        """What Undo would take back, in words, and its entry (None when nothing can be undone)."""
         last = store.last_live_event(self.game.id) if self.banker else None
         if last is None or last.type == "join":
             return {"undoable": None}
-        return {"undoable": ledger.told(self.game, self.state, last)}
+        return {"undoable": ledger.told(self.game, self.state, last), "undoable_seq": last.seq}
 
     @cached_property
     def cells(self) -> dict:
@@ -287,7 +288,7 @@ class PhoneScreen(Screen):
 
     AREA = "player"
     PARTS = {
-        "turn": ("me", "legal", "latest", "trades", "deck_cards", "standings", "debts", "bids"),
+        "turn": ("me", "legal", "latest", "take_back", "trades", "deck_cards", "standings", "debts", "bids"),
         "wallet": ("me", "legal", "holdings", "others"),
         "trades": ("me", "trades", "others", "names"),
         "history": ("history",),
@@ -319,6 +320,15 @@ class PhoneScreen(Screen):
     @cached_property
     def bids(self) -> dict:
         return {"quick_bids": quick_bids(self.state, self.player)}
+
+    @cached_property
+    def take_back(self) -> dict:
+        """This player's own newest action, in words, while they may take it back (else None)."""
+        recent = ledger.entries(self.game)
+        newest = recent[0] if recent else None
+        entry = newest and Entry(newest.seq, newest.actor, newest.type, newest.seq == self.game.version)
+        mine = may_take_back(Actor(player=self.player), entry)
+        return {"take_back": ledger.told(self.game, self.state, newest) if mine else None}
 
     @cached_property
     def debts(self) -> dict:

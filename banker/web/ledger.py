@@ -125,7 +125,8 @@ def _row(known: dict, game: Game, state: GameState, entry: Entry) -> dict:
     if row is None:
         if entry.type == "undo":
             taken_back = _row(known, game, state, _entry(game, entry.payload["seq"]))
-            text, concerns = undid(taken_back["text"]), taken_back["concerns"]
+            taker = state.player(int(entry.actor)).name if entry.actor.isdigit() else None  # a take_back
+            text, concerns = undid(taken_back["text"], taker), taken_back["concerns"]
         else:
             effects = _told_effects(state, entry)
             public = any(e["kind"] in PUBLIC for e in effects)

@@ -216,15 +216,19 @@ STORIES = {
     "turn_ended": lambda p, e: _("{player} ended the turn.").format(**p),
     "turn": lambda p, e: _("It is {player}'s turn.").format(**p),
     # The entry taken back is told by the ledger (undid); an undo told alone names no entry number.
-    "undone": lambda p, e: _("The banker undid the last entry."),
+    "undone": lambda p, e: (_("{player} took back their last action.").format(**p) if "player" in e
+                            else _("The banker undid the last entry.")),
     # Told by the transfer that paid for it: "Ann bought Boardwalk for $400."
     "bought": None, "built": None, "sold": None, "levels_set": None, "mortgaged": None, "unmortgaged": None,
     "debt_paid": None,
 }
 
 
-def undid(what: str) -> str:
-    """An undo in words, with the sentences of the entry it took back."""
+def undid(what: str, player: str | None = None) -> str:
+    """An undo in words, with the sentences of the entry it took back: the banker's, or a player's
+    taking back their own."""
+    if player is not None:
+        return _("{player} took back: {what}").format(player=player, what=what)
     return _("The banker undid: {what}").format(what=what)
 
 

@@ -157,7 +157,7 @@ def test_messages_stay_clear_of_the_turn_heading_and_do_not_repeat_the_latest_li
     pay.get_by_label("To").select_option(label="the bank")
     pay.get_by_label("Amount").fill("0")
     pay.get_by_role("button", name="Pay").tap()
-    expect(message).to_have_text("amount must be from 1 to 1000000.", timeout=LIVE)
+    expect(message).to_have_text("The amount must be from 1 to 1000000.", timeout=LIVE)
     ann.evaluate("window.scrollTo(0, 0)")
     assert not overlap(message.bounding_box(), heading.bounding_box())
     ann.screenshot(path=artifacts / "phone-message-refused.png")

@@ -10,9 +10,9 @@ from sqlalchemy import delete, func, select
 
 from banker import store
 from banker.models import Checkpoint, db
-from banker.rules import GameError, GameState, Settings, replay
+from banker.rules import Actor, GameError, GameState, Settings, replay
 
-from .tables import BANKER, assert_replay_gives_the_snapshot, fresh, new_table, play_randomly
+from .tables import BANKER, assert_replay_gives_the_snapshot, events, fresh, new_table, play_randomly
 
 pytestmark = pytest.mark.storage  # undo rewrites the log and the checkpoints in one transaction
 
@@ -120,3 +120,49 @@ def test_random_evenings_with_undos_replay_to_the_snapshot_after_every_step(app,
             except GameError:
                 break
             assert_replay_gives_the_snapshot(code)
+
+
+# A player's take_back, and the banker's undo of a named entry
+
+
+def test_a_player_takes_back_their_own_purchase_while_it_is_the_newest_entry(app):
+    table = new_table(2)
+    ann = Actor(player=1)
+    store.act(table.code, {"type": "roll", "dice": [1, 2]}, actor=ann)  # Baltic Avenue, for sale
+    before = store.load_state(fresh(table.code))
+    store.act(table.code, {"type": "buy"}, actor=ann)
+    outcome = store.act(table.code, {"type": "take_back"}, table.seats[1])  # her API secret
+    assert outcome.state.to_dict() == before.to_dict()
+    assert outcome.effects == [{"kind": "undone", "seq": fresh(table.code).version - 1, "type": "buy", "player": 1}]
+    [taken] = [e for e in events(table.code) if e.type == "undo"]
+    assert taken.actor == "1"
+    assert_replay_gives_the_snapshot(table.code)
+
+
+def test_a_take_back_is_refused_once_anything_came_after_it_and_changes_nothing(app):
+    table = new_table(2)
+    ann, bob = Actor(player=1), Actor(player=2)
+    store.act(table.code, {"type": "roll", "dice": [1, 2]}, actor=ann)
+    store.act(table.code, {"type": "buy"}, actor=ann)
+    store.act(table.code, {"type": "pay", "to": 1, "amount": 5}, actor=bob)
+    store.act(table.code, {"type": "undo"}, actor=BANKER)        # Bob's payment: an entry after the purchase
+    version = fresh(table.code).version
+    for who in (ann, bob):
+        with pytest.raises(GameError) as refused:
+            store.act(table.code, {"type": "take_back"}, actor=who)
+        assert refused.value.code == "nothing_to_take_back" and refused.value.status == 409
+    with pytest.raises(GameError) as refused:
+        store.act(table.code, {"type": "take_back", "seq": 3}, actor=ann)
+    assert refused.value.code == "unknown_field"
+    assert fresh(table.code).version == version
+
+
+def test_the_banker_undoes_the_entry_they_read_or_nothing(app):
+    table = new_table(2)
+    store.act(table.code, {"type": "roll", "dice": [1, 2]}, actor=Actor(player=1))
+    bought = store.act(table.code, {"type": "buy"}, actor=Actor(player=1)).version
+    store.act(table.code, {"type": "pay", "to": 1, "amount": 5}, actor=Actor(player=2))
+    with pytest.raises(GameError) as refused:  # "Undo: Ann bought…" was read before Bob paid
+        store.act(table.code, {"type": "undo", "seq": bought}, actor=BANKER)
+    assert refused.value.code == "undo_moved_on"
+    assert store.act(table.code, {"type": "undo", "seq": bought + 1}, actor=BANKER).effects[0]["seq"] == bought + 1

@@ -10,7 +10,7 @@ from banker import store
 from banker.rules import GameState
 
 from ..evenings import next_move
-from .games import BROWN, SCENARIOS, TO_CHANCE, new_game, play, ready, seat
+from .games import BROWN, SCENARIOS, TO_CHANCE, deed, new_game, page_form, page_forms, play, ready, seat
 
 SEQUENCE = [
     (1, {"type": "roll", "dice": [1, 2]}),          # Ann to Baltic Avenue, offered
@@ -163,13 +163,57 @@ def test_undone_entries_stay_in_the_history_marked_undone(game, host):
     assert "Ann bought Baltic Avenue for $60." in page
 
 
-def test_the_host_undo_button_names_what_it_takes_back(game, host):
-    game.ok(1, type="pay", to=2, amount=25)
+def test_the_host_undo_names_what_it_takes_back_and_takes_back_only_that(game, host):
+    paid = game.ok(1, type="pay", to=2, amount=25)["version"]
     banker = host(game)
-    assert "Undo: Ann paid Bob $25." in unescape(banker.page())
-    answer = banker.post({"type": "undo"}, htmx=True)
-    assert game.cash() == {1: 1500, 2: 1500}
-    assert "The banker undid: Ann paid Bob $25." in unescape(answer.get_data(as_text=True))  # the tap's answer too
+    page = unescape(banker.page())
+    assert "Undo: Ann paid Bob $25." in page
+    undo = page_form(page, "undo")
+    assert undo.get("seq") == str(paid) and undo.label == "Yes, undo it"
+    game.ok(2, type="pay", to=1, amount=5)  # meanwhile, before the banker confirms
+    answer = banker.submit(undo, htmx=True)
+    assert answer.status_code == 422
+    assert "Something else happened meanwhile: look at Undo again." in unescape(answer.get_data(as_text=True))
+    assert game.cash() == {1: 1480, 2: 1520}
+    answer = banker.submit(page_form(unescape(banker.page()), "undo"), htmx=True)
+    assert game.cash() == {1: 1475, 2: 1525}
+    assert "The banker undid: Bob paid Ann $5." in unescape(answer.get_data(as_text=True))  # the tap's answer too
+
+
+# A player takes back their own newest action
+
+
+def test_a_phone_takes_back_its_own_purchase_while_nothing_came_after(game, host, phone):
+    play(game, (1, {"type": "roll", "dice": [1, 2]}), (1, {"type": "buy"}))
+    ann, bob = phone(game, 1), phone(game, 2)
+    take_back = page_form(ann.page(), "take_back")
+    assert take_back.label == "Take back: Ann bought Baltic Avenue for $60."
+    assert not page_forms(bob.page(), "take_back")
+    answer = ann.submit(take_back, htmx=True)
+    assert answer.status_code == 200
+    assert "Ann took back: Ann bought Baltic Avenue for $60." in unescape(answer.get_data(as_text=True))
+    state = game.state()
+    assert deed(state, 3)["owner"] is None and state["pending"] == {"kind": "buy", "player": 1, "square": 3}
+    assert seat(state, 1)["cash"] == 1500
+    assert "Ann took back: Ann bought Baltic Avenue for $60." in unescape(host(game).page())
+    assert not page_forms(ann.page(), "take_back")  # a take back is not taken back
+
+
+def test_a_take_back_is_refused_once_anything_came_after_it(game, phone):
+    play(game, (1, {"type": "pay", "to": 2, "amount": 25}))
+    ann = phone(game, 1)
+    take_back = page_form(ann.page(), "take_back")
+    game.ok(2, type="pay", to=1, amount=5)
+    assert not page_forms(ann.page(), "take_back")
+    answer = ann.submit(take_back, htmx=True)  # a stale page
+    assert answer.status_code == 422
+    assert "Only your own newest action can be taken back" in unescape(answer.get_data(as_text=True))
+    response = game.act(2, type="take_back")  # through the API: Bob's payment is Bob's
+    assert response.status_code == 200 and game.cash() == {1: 1475, 2: 1525}
+    response = game.act(1, type="take_back")  # an undo came after Ann's payment
+    assert response.status_code == 409 and response.get_json()["error"]["code"] == "nothing_to_take_back"
+    assert game.act("banker", type="take_back").status_code == 403
+    assert game.cash() == {1: 1475, 2: 1525}
 
 
 def test_there_is_nothing_to_undo_in_a_new_game_and_joins_stay(client):

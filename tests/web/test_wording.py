@@ -7,7 +7,7 @@ from html import unescape
 
 from .games import BALTIC, JAILED_WITH_CARD, TO_CHANCE, new_game, page_form, play
 
-UNDO_BUTTON = re.compile(r"↶ Undo: (.*?)\s*</button>", re.S)
+UNDO_BUTTON = re.compile(r"↶ Undo: (.*?)\s*</summary>", re.S)
 # Bob owns Pennsylvania Railroad (15); Ann is on Chance (7) and draws "nearest railroad".
 BOB_HAS_PENNSYLVANIA = ((1, {"type": "roll", "dice": [4, 6]}), (1, {"type": "end_turn"}),
                         ("banker", {"type": "move", "player": 2, "square": 12}),
