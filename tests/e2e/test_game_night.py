@@ -76,6 +76,18 @@ def test_two_phones_buy_and_pay_rent_live(contexts, server, artifacts):
     ann.screenshot(path=artifacts / "phone1-buy.png", full_page=True)
     buy.tap()
     expect(ann.locator("[data-cash]")).to_have_text(money(START_CASH - PRICE))
+    # A mis-tap forgiven on the phone itself: Ann takes the purchase back, is offered the railroad
+    # again, and buys it after all.
+    bought = f"Ann bought Reading Railroad for {money(PRICE)}."
+    take_back = ann.get_by_role("button", name=f"Take back: {bought}")
+    expect(take_back).to_be_visible()
+    ann.locator("#turn").screenshot(path=artifacts / "phone1-take-back.png")
+    take_back.tap()
+    expect(buy).to_be_visible(timeout=LIVE)
+    expect(ann.locator("[data-cash]")).to_have_text(money(START_CASH))
+    expect(host.locator("#history")).to_contain_text(f"Ann took back: {bought}", timeout=LIVE)
+    buy.tap()
+    expect(ann.locator("[data-cash]")).to_have_text(money(START_CASH - PRICE))
     ann.get_by_role("button", name="End turn").tap()
     expect(ann.locator("#turn h2")).to_have_text("Bob's turn", timeout=LIVE)
 
@@ -103,6 +115,18 @@ def test_two_phones_buy_and_pay_rent_live(contexts, server, artifacts):
     expect(bob.locator("#history")).to_contain_text(rent_line)
     check_phone_layout(ann, "phone with a deed")
     check_phone_layout(bob, "phone after paying rent")
+
+    # The banker's Undo asks once, inline, naming what it takes back (no browser dialog).
+    dialogs = []
+    host.on("dialog", lambda dialog: dialogs.append(dialog.message))
+    undo = host.locator("details.undo")
+    undo.locator("summary").click()
+    expect(undo.locator("summary")).to_contain_text(f"Undo: Bob rolled 1 + 4.")
+    undo.get_by_role("button", name="Yes, undo it").click()
+    for name, cash in (("Ann", START_CASH - PRICE), ("Bob", START_CASH)):
+        expect(balances.locator("tr", has_text=name).locator("td.cash")).to_have_attribute(
+            "data-cash", str(cash), timeout=LIVE)
+    assert dialogs == []
 
     # Pictures for people to look at (test-artifacts/ is git-ignored).
     host.screenshot(path=artifacts / "host.png", full_page=True)
