@@ -37,12 +37,13 @@ function dropRepeatedMessage() {
 document.addEventListener("htmx:afterSwap", dropRepeatedMessage);
 document.addEventListener("htmx:sseMessage", dropRepeatedMessage);
 
-// The banker's auction countdown. It is keyed by auction and high bid, so it restarts on each new
-// bid but not when the panel refreshes for anything else; at zero it closes the auction if the
-// box is ticked (the form carries the high bid it saw, so a last-second bid is never lost).
+// The auction's countdown, the same on every screen: to the deadline the server rendered
+// (data-closes-at), counted on the server's clock (data-now: a phone whose own clock is off keeps
+// the table's time). Each bid brings a new deadline. On the banker's screen, at zero it closes the
+// auction if the box is ticked (the form carries the high bid it saw, so a last-second bid is never
+// lost, and a nonce every banker screen shares, so two screens close it once).
 // The auto-close box comes back ticked with every refresh of the panel, so the banker's choice is
 // remembered per auction and put back at once (htmx:load) and before each tick.
-const countdownStarts = {};
 const autoClose = {};
 const auctionOf = (element) => element.closest("[data-auction]")?.dataset.auction;
 document.addEventListener("change", (event) => {
@@ -57,19 +58,37 @@ function restoreAutoClose(root) {
 document.addEventListener("htmx:load", (event) => restoreAutoClose(event.target));
 function tickCountdowns() {
   restoreAutoClose(document);
-  document.querySelectorAll("form[data-countdown][data-armed]").forEach((form) => {
-    const key = form.dataset.countdown;
-    countdownStarts[key] ??= Date.now();
-    const left = Math.max(0, Number(form.dataset.seconds) - Math.floor((Date.now() - countdownStarts[key]) / 1000));
-    form.querySelector("[data-left]").textContent = left;
-    const auto = form.querySelector("[data-auto]");
-    if (left === 0 && auto && auto.checked && !form.dataset.sent) {
+  document.querySelectorAll("[data-closes-at]").forEach((clock) => {
+    clock.dataset.skew ??= String(Date.parse(clock.dataset.now) - Date.now());
+    const left = Math.max(0, Math.ceil((Date.parse(clock.dataset.closesAt) - Date.now() - Number(clock.dataset.skew)) / 1000));
+    clock.querySelector("[data-left]").textContent = left;
+    clock.classList.toggle("ending", left <= 5);
+    const form = clock.closest("[data-auction]")?.querySelector("form.close-auction");
+    const auto = form?.querySelector("[data-auto]");
+    if (left === 0 && auto?.checked && !form.dataset.sent) {
       form.dataset.sent = "1";
       form.requestSubmit();
     }
   });
 }
 setInterval(tickCountdowns, 250);
+
+// A quick bid proposes: it fills the bid box ("+10 → $130") and names the bid on its button ("Bid
+// $130"), and one more tap sends it. Typing a bid puts the button back to its plain words.
+document.addEventListener("click", (event) => {
+  const quick = event.target.closest && event.target.closest("button[data-bid]");
+  if (!quick) return;
+  const form = quick.closest(".bids")?.querySelector("form.typed-bid");
+  if (!form) return;
+  form.querySelector("input[name=amount]").value = quick.dataset.bid;
+  const send = form.querySelector("button");
+  send.textContent = send.dataset.proposed.replace("{amount}", quick.dataset.money);
+  send.focus();
+});
+document.addEventListener("input", (event) => {
+  const form = event.target.closest && event.target.closest("form.typed-bid");
+  if (form) form.querySelector("button").textContent = form.querySelector("button").dataset.plain;
+});
 
 // The host's time-limit clock, counting down to the deadline the server rendered.
 setInterval(() => {

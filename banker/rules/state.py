@@ -32,6 +32,9 @@ class Settings:
     # file names its own, and "us" is the US one, its Community Chest chosen by `community_chest`.
     cards: str = "us"
     time_limit_minutes: int = 0
+    # An auction closes this many seconds after its last bid, shown on every screen; 0: the banker
+    # closes it by hand. The screens keep the time (the server's record of the bid): not a rule.
+    auction_countdown_seconds: int = 15
     # The Japan Monopoly Association's tournament rules (on in the "jma" preset):
     deals_between_turns: bool = False           # trades, building, mortgaging only between turns
     jail_card_on_third_miss: bool = False       # a jail card instead of the fine after the third miss
@@ -65,10 +68,12 @@ class Settings:
                 if not isinstance(value, bool):
                     raise ActionError("bad_setting", N_("{key} must be true or false."), key=key)
             else:
-                data[key] = _whole(value, key, 0, 100_000)
+                data[key] = _whole(value, key, 0, RANGES.get(key, 100_000))
         return cls(**data)
 
 
+# The most a whole-number setting may be, where it is not 100,000.
+RANGES = {"auction_countdown_seconds": 120}
 CHOICES = {"luxury_tax": (100, 75), "shortage_auction_floor": ("none", "cost"),
            "income_tax": ("flat", "choice"), "community_chest": ("2021", "2008"),
            "income_tax_worth": ("printed", "half_mortgaged"), "cards": ("us", *PRINTINGS)}

@@ -6,6 +6,7 @@ from flask_babel import gettext as _
 from .. import store
 from ..rules.errors import GameError
 from ..rules.view import state_json
+from . import countdown
 from .context import public_url
 from .ledger import told
 from .narrate import refusal
@@ -91,7 +92,7 @@ def state(code):
     game, actor, failure = _game_and_actor(code)
     if failure:
         return failure
-    return jsonify(state_json(store.load_state(game), game.version))
+    return jsonify(_state(game, store.load_state(game), game.version))
 
 
 @bp.post("/<code:code>/actions")
@@ -114,7 +115,19 @@ def act(code):
     except store.Busy:
         return error("busy", _("The table is busy; try again."), 503)
     return jsonify(version=outcome.version, events=outcome.effects, repeated=outcome.repeated,
-                   state=state_json(outcome.state, outcome.version))
+                   state=_state(code, outcome.state, outcome.version))
+
+
+def _state(game, state, version: int) -> dict:
+    """The state as the API shows it: the rules' view, and an open auction's countdown, which the
+    log's times decide (countdown.py): `closes_at`, UTC, null while nobody has bid or when the
+    banker closes it by hand. `game` is the game at `version`, or its code."""
+    shown = state_json(state, version)
+    if shown["auction"] is not None:
+        game = store.find_game(game) if isinstance(game, str) else game
+        end = countdown.closes_at(game, state) if game.version == version else None
+        shown["auction"]["closes_at"] = countdown.iso(end)
+    return shown
 
 
 @bp.get("/<code:code>/events")

@@ -28,7 +28,7 @@ from ..rules.mortgages import lift_cost
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook, tradeable
 from ..rules.undo import Entry, may_take_back
-from . import card_effects, ledger
+from . import card_effects, countdown, ledger
 from .card_texts import card_text
 from .chart import worth_chart
 from .narrate import explain, refusal
@@ -57,7 +57,8 @@ CARD_GROUPS = {
 
 
 class QuickBid(NamedTuple):
-    """A bid in one tap: `step` over the high bid, the `amount` it bids, whether the bidder's cash covers it."""
+    """A bid proposed in one tap: `step` over the high bid (0: an opening bid), the `amount` it
+    bids, whether the bidder's cash covers it."""
 
     step: int
     amount: int
@@ -65,6 +66,7 @@ class QuickBid(NamedTuple):
 
 
 QUICK_STEPS = (1, 10, 50, 100)
+OPENINGS = (10, 50, 100)  # before any bid: a sensible first bid, never 1
 
 
 def quick_bids(state: GameState, player: int) -> list[QuickBid]:
@@ -74,8 +76,11 @@ def quick_bids(state: GameState, player: int) -> list[QuickBid]:
     if auction is None:
         return []
     floor = auction.floors.get(str(player), 1)
-    amounts = [(step, max(auction.high_bid + step, floor)) for step in QUICK_STEPS]
-    return [QuickBid(step, amount, amount <= cash) for step, amount in amounts]
+    if auction.high_bidder is None:
+        amounts = {max(opening, floor): 0 for opening in OPENINGS}
+    else:
+        amounts = {max(auction.high_bid + step, floor): step for step in QUICK_STEPS}
+    return [QuickBid(step, amount, amount <= cash) for amount, step in amounts.items()]
 
 
 class Name(NamedTuple):
@@ -162,6 +167,11 @@ class Screen:
         return {"deck_cards": [(group, cards) for group, cards in groups.items() if cards]}
 
     @cached_property
+    def auction_clock(self) -> dict:
+        """The open auction's countdown, as every screen shows it (countdown.py)."""
+        return countdown.clock(self.game, self.state) if self.state.auction else {"closes_at": None}
+
+    @cached_property
     def standings(self) -> dict:
         """The chart of the end screen (only once the game has ended)."""
         ended = self.state.status == "ended"
@@ -181,7 +191,7 @@ class TableScreen(Screen):
 
     AREA = "table"
     PARTS = {
-        "turn": ("latest", "trades", "deck_cards", "standings", "lobby", "tools", "seat", "auction_key",
+        "turn": ("latest", "trades", "deck_cards", "standings", "lobby", "tools", "seat", "auction_key", "auction_clock",
                  "time_limit"),
         "players": ("undoable",),
         "board": ("cells",),
@@ -288,7 +298,8 @@ class PhoneScreen(Screen):
 
     AREA = "player"
     PARTS = {
-        "turn": ("me", "legal", "latest", "take_back", "trades", "deck_cards", "standings", "debts", "bids"),
+        "turn": ("me", "legal", "latest", "take_back", "trades", "deck_cards", "standings", "debts", "bids",
+                 "auction_clock"),
         "wallet": ("me", "legal", "holdings", "others"),
         "trades": ("me", "trades", "others", "names"),
         "history": ("history",),

@@ -46,6 +46,7 @@ def _page(shown: str = "official", edition: str | None = None, status: int = 200
 # The form's labels for the settings a refusal may name (the API names them by their keys); the
 # other fields are choices that only a tampered form gets wrong.
 LABELS = {"start_cash": N_("Starting cash"), "go_salary": N_("GO salary"), "time_limit_minutes": N_("Time limit"),
+          "auction_countdown_seconds": N_("Auction countdown"),
           "luxury_tax": N_("Luxury Tax"), "income_tax": N_("Income Tax"), "community_chest": N_("Community Chest cards"),
           "cards": N_("Chance and Community Chest cards")}
 

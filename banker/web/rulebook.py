@@ -46,6 +46,8 @@ WORDS = {
     "shortage_auction_floor": lambda v, money: (_("shortage auctions from building cost") if v == "cost"
                                                 else _("shortage auctions from any price")),
     "time_limit_minutes": lambda v, money: _("%(n)s-minute game", n=v) if v else _("no time limit"),
+    "auction_countdown_seconds": lambda v, money: (_("auctions close %(n)s s after the last bid", n=v) if v
+                                                   else _("the banker closes auctions")),
     "deals_between_turns": lambda v, money: _("deals only between turns") if v else _("deals at any time"),
     "jail_card_on_third_miss": lambda v, money: (_("a jail card instead of the fine after the third miss") if v
                                                  else _("the fine at once after the third miss")),

@@ -23,8 +23,17 @@ PRICE = 150                   # what Bob pays Ann for the railroad
 
 
 def quick_bid(phone: Page, step: int, amount: int):
-    """The quick-bid button +step, which names the bid it would make."""
-    return phone.locator("#turn .quick-bids").get_by_role("button", name=f"+{step} {money(amount)}", exact=True)
+    """The quick-bid button +step (0: an opening bid), which names the bid it would propose."""
+    name = f"+{step} → {money(amount)}" if step else money(amount)
+    return phone.locator("#turn .quick-bids").get_by_role("button", name=name, exact=True)
+
+
+def propose_and_bid(phone: Page, step: int, amount: int) -> None:
+    """A quick bid proposes the amount; the bid goes with one more tap, on "Bid <amount>"."""
+    quick_bid(phone, step, amount).tap()
+    typed = phone.locator("#turn .typed-bid")
+    expect(typed.get_by_label("Your bid")).to_have_value(str(amount))
+    typed.get_by_role("button", name=f"Bid {money(amount)}", exact=True).tap()
 
 
 def shows_cash(page: Page, where: str, cash: int) -> None:
@@ -70,12 +79,22 @@ def test_three_phones_bid_live_then_trade_the_deed(contexts, server, artifacts):
     auto.uncheck()
     expect(close.get_by_role("button")).to_have_text("Close without a sale")
 
+    deadlines = []
+
     def everyone_sees(bid: int, bidder: str) -> None:
-        """The new high bid on the host and all three phones; the host's countdown restarted for it."""
+        """The new high bid on the host and all three phones, with the same countdown (the same
+        deadline, and digits within a second of each other), restarted for this bid."""
         for page, panel in panels.items():
             expect(panel).to_have_attribute("data-high-bid", str(bid), timeout=LIVE)
             expect(panel.locator(".high-bid")).to_have_text(f"High bid {money(bid)} by {bidder}")
         expect(close).to_have_attribute("data-countdown", f"{auction_id}-{bid}")
+        shown = {panel.locator(".countdown time").get_attribute("datetime") for panel in panels.values()}
+        digits = [int(panel.locator(".countdown time").text_content()) for panel in panels.values()]
+        assert len(shown) == 1 and max(digits) - min(digits) <= 1 and 0 < min(digits) <= 15, (shown, digits)
+        if bid != (deadlines[-1][0] if deadlines else None):
+            assert not deadlines or shown.pop() > deadlines[-1][1]  # a new bid, a new deadline
+            deadlines.append((bid, *{panel.locator(".countdown time").get_attribute("datetime")
+                                     for panel in panels.values()}))
         expect(close.get_by_role("button")).to_have_text(f"Sold to {bidder}")
         expect(auto).not_to_be_checked()          # the banker's choice survives the live refresh
         for name, phone in phones.items():
@@ -83,16 +102,23 @@ def test_three_phones_bid_live_then_trade_the_deed(contexts, server, artifacts):
             expect(phone.locator("#turn .auction").get_by_role("button", name="Pass", exact=True)) \
                 .to_have_count(0 if name == bidder else 1)
 
-    # Every quick bid names what it would bid; Carol cannot reach +100 with her $100.
-    for step in (1, 10, 50, 100):
-        expect(quick_bid(bob, step, step)).to_be_enabled()
-    expect(quick_bid(carol, 50, 50)).to_be_enabled()
-    expect(quick_bid(carol, 100, 100)).to_be_enabled()   # exactly her cash
+    # Before any bid the quick bids open at 10, 50 and 100, never 1; Carol's $100 reaches them all.
+    for amount in (10, 50, 100):
+        expect(quick_bid(bob, 0, amount)).to_be_enabled()
+        expect(quick_bid(carol, 0, amount)).to_be_enabled()   # 100: exactly her cash
+    expect(panels[bob].locator(".countdown")).to_have_count(0)  # no bid, no countdown
     ann.screenshot(path=artifacts / "auction-phone-open.png", full_page=True)
 
-    # Bob: +10.
-    quick_bid(bob, 10, 10).tap()
+    # Bob: a quick $10 proposes the bid and sends nothing; "Bid $10" sends it.
+    sent = []
+    bob.on("request", lambda request: request.method == "POST" and sent.append(request.url))
+    quick_bid(bob, 0, 10).tap()
+    expect(bob.locator("#turn .typed-bid").get_by_role("button", name=f"Bid {money(10)}")).to_be_focused()
+    assert sent == [] and panels[host].get_attribute("data-high-bid") == "0"
+    bob.locator("#turn .typed-bid").get_by_role("button", name=f"Bid {money(10)}").tap()
     everyone_sees(10, "Bob")
+    assert len(sent) == 1
+    bob.screenshot(path=artifacts / "auction-phone-countdown.png", full_page=True)
     expect(quick_bid(carol, 50, 60)).to_be_enabled()
     expect(quick_bid(carol, 100, 110)).to_be_disabled()
 
@@ -106,7 +132,7 @@ def test_three_phones_bid_live_then_trade_the_deed(contexts, server, artifacts):
     expect(carol.locator("#turn .typed-bid")).to_have_count(0)
 
     # Ann, who declined the deed, bids too: +50.
-    quick_bid(ann, 50, 75).tap()
+    propose_and_bid(ann, 50, 75)
     everyone_sees(75, "Ann")
     expect(quick_bid(carol, 10, 85)).to_be_enabled()
     for step in (50, 100):

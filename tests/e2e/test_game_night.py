@@ -79,7 +79,7 @@ def test_two_phones_buy_and_pay_rent_live(contexts, server, artifacts):
     # A mis-tap forgiven on the phone itself: Ann takes the purchase back, is offered the railroad
     # again, and buys it after all.
     bought = f"Ann bought Reading Railroad for {money(PRICE)}."
-    take_back = ann.get_by_role("button", name=f"Take back: {bought}")
+    take_back = ann.get_by_role("button", name=f"Take back: {bought}")  # "Take back", under the latest line
     expect(take_back).to_be_visible()
     ann.locator("#turn").screenshot(path=artifacts / "phone1-take-back.png")
     take_back.tap()

@@ -128,7 +128,7 @@ def test_the_host_fits_one_screen_at_every_stage_of_the_evening(contexts, server
     store_act(server, code, cleo, type="bid", amount=20)
     expect(host.locator("#turn .auction .countdown")).to_be_visible(timeout=LIVE)
     expect(host.locator("#turn .act-for")).to_have_count(0)
-    auction = TURN + [("close", "form.close-auction button"), ("countdown", ".close-auction .countdown")]
+    auction = TURN + [("close", "form.close-auction button"), ("countdown", ".auction .countdown")]
     check_one_screen(host, "auction", BOARD + MONEY + auction, counts, artifacts)
 
     # A debt: Ben is charged more than he has and could raise (his $1,400 and Oriental Avenue's

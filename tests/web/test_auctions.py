@@ -41,12 +41,24 @@ def test_the_auction_panel_is_on_every_phone_and_the_host(bidding, host, phone, 
             assert "Ann · passed" not in shown and "Bob · passed" not in shown, who
 
 
-def test_quick_bids_add_1_10_50_100_and_are_disabled_above_the_bidders_cash(bidding, phone):
+QUICK_BID = re.compile(r'<button type="button" class="bid" data-bid="(\d+)" data-money="[^"]*"\s*(disabled)?>(.*?)</button>',
+                       re.S)
+
+
+def quick_bids(html: str) -> list[tuple[int, str, bool]]:
+    """The quick bids a page proposes: (amount, label, disabled)."""
+    return [(int(amount), " ".join(unescape(label).split()), bool(disabled))
+            for amount, disabled, label in QUICK_BID.findall(html)]
+
+
+def test_quick_bids_propose_1_10_50_100_more_and_are_disabled_above_the_bidders_cash(bidding, phone):
     ann = phone(bidding, 1)
-    quick = [f for f in page_forms(ann.page(), "bid") if f.get("amount")]
-    assert [int(f.get("amount")) for f in quick] == [21, 30, 70, 120]
-    assert [f.label for f in quick] == ["+1 $21", "+10 $30", "+50 $70", "+100 $120"]
-    assert [f.disabled for f in quick] == [False, False, True, True]  # Ann has $50
+    assert quick_bids(ann.page()) == [(21, "+1 → $21", False), (30, "+10 → $30", False), (70, "+50 → $70", True),
+                                      (120, "+100 → $120", True)]  # Ann has $50
+    # A quick bid only proposes (static/app.js fills the bid box): the one form that bids is the typed one.
+    [send] = page_forms(ann.page(), "bid")
+    assert send.label == "Bid" and send.get("amount") == ""
+    assert 'data-proposed="Bid {amount}"' in ann.page()
     assert page_form(ann.page(), "pass")
 
     bob, cy = phone(bidding, 2), phone(bidding, 3)
@@ -54,13 +66,17 @@ def test_quick_bids_add_1_10_50_100_and_are_disabled_above_the_bidders_cash(bidd
     assert not page_forms(bob.page(), "pass")
     assert not page_forms(cy.page(), "bid") and not page_forms(cy.page(), "pass")
 
-    response = ann.submit(quick[1], htmx=True)
+    response = ann.submit(send, htmx=True, amount=30)  # +10, then "Bid $30"
     assert response.status_code == 200 and "Ann bids $30." in unescape(response.get_data(as_text=True))
     assert (bidding.state()["auction"]["high_bid"], bidding.state()["auction"]["high_bidder"]) == (30, 1)
-    raised = [f for f in page_forms(bob.page(), "bid") if f.get("amount")]
-    assert [(int(f.get("amount")), f.disabled) for f in raised] == [(31, False), (40, False), (80, False),
-                                                                    (130, False)]
+    assert [(amount, disabled) for amount, _, disabled in quick_bids(bob.page())] == [
+        (31, False), (40, False), (80, False), (130, False)]
     assert "High bid $30 by Ann" in panel(cy.page())
+
+
+def test_before_any_bid_the_quick_bids_open_at_10_50_and_100(client, phone):
+    game = play(new_game(client), *AUCTION)
+    assert quick_bids(phone(game, 2).page()) == [(10, "$10", False), (50, "$50", False), (100, "$100", False)]
 
 
 def test_a_typed_bid_above_cash_is_refused_on_the_phone(bidding, phone):

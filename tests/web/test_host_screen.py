@@ -2,6 +2,7 @@
 seat's cash asks first, and no panel shows before it has something to offer."""
 
 import re
+from datetime import UTC, datetime, timedelta
 from html import unescape
 
 import pytest
@@ -49,7 +50,7 @@ def test_the_banker_bids_for_a_seat_whose_turn_it_is_not_and_the_other_passes(cl
     bob = seat_screen(host(game), 2)
     page = bob.page()
     assert f'href="/t/{game.code}/seats/2" aria-current="page"' in page
-    response = bob.submit(page_form(page, "bid", player=2, amount=10), htmx=True)
+    response = bob.submit(page_form(page, "bid", player=2, amount=""), htmx=True, amount=10)
     assert response.status_code == 200 and "Bob bids $10." in unescape(response.get_data(as_text=True))
     auction = game.state()["auction"]
     assert (auction["high_bidder"], auction["high_bid"]) == (2, 10)
@@ -189,15 +190,27 @@ def test_the_act_for_box_offers_the_turn_to_whose_turn_it_is(game, host):
     assert roll.label == "Move Ann"
 
 
-def test_the_auction_countdown_appears_with_the_first_bid(client, host):
+def test_the_auction_countdown_appears_with_the_first_bid_everywhere_from_the_servers_deadline(client, host, phone):
     game = play(new_game(client), *AUCTION)
     banker = host(game)
-    close = page_form(banker.page(), "close_auction")
-    assert close.label == "Close without a sale" and "data-armed" not in close.attrs
-    assert 'class="countdown"' not in banker.page()
+    assert page_form(banker.page(), "close_auction").label == "Close without a sale"
+    assert 'class="countdown' not in banker.page() and game.state()["auction"]["closes_at"] is None
+    before = datetime.now(UTC)
     game.ok(2, type="bid", amount=10)
-    page = banker.page()
-    assert "data-armed" in page_form(page, "close_auction").attrs and 'class="countdown"' in page
+    closes_at = datetime.fromisoformat(game.state()["auction"]["closes_at"])
+    assert before + timedelta(seconds=15) <= closes_at <= datetime.now(UTC) + timedelta(seconds=15)
+    for page in (banker.page(), phone(game, 1).page(), phone(game, 2).page()):
+        clock = re.search(r'<p class="countdown[^"]*" data-closes-at="([^"]+)" data-now="[^"]+">\s*Closes in '
+                          r'<time datetime="([^"]+)" data-left>(\d+)</time> s', page)
+        assert clock and datetime.fromisoformat(clock[1]) == closes_at == datetime.fromisoformat(clock[2])
+        assert 14 <= int(clock[3]) <= 15
+
+
+def test_a_countdown_of_0_leaves_the_close_to_the_banker(client, host):
+    game = play(new_game(client, rules={"auction_countdown_seconds": 0}), *AUCTION, (2, {"type": "bid", "amount": 10}))
+    page = host(game).page()
+    assert game.state()["auction"]["closes_at"] is None and 'class="countdown' not in page
+    assert "data-auto" not in page and page_form(page, "close_auction").label == "Sold to Bob"
 
 
 def test_the_lobby_has_one_start_button_and_no_balances_yet(client, host):
