@@ -22,7 +22,7 @@ SEATS = [("Annabelle", "hat"), ("Ben", "car"), ("Cleo", "dog"), ("Dan", "iron"),
 # anything, nor scrolled away inside its column.
 BOARD = [("board square", "#board [data-square]"), ("houses and hotels left", "#board .center-supply")]
 MONEY = [("cash", "table.balances td.cash"), ("player's square", "table.balances td.name small"),
-         ("houses and hotels left", "#players .supply"), ("Undo", "#players form.undo button")]
+         ("houses and hotels left", "#players .supply"), ("Undo", "#players details.undo summary")]
 TURN = [("whose turn", "#turn .whose")]
 LOBBY = [("join QR", "[data-qr=join] svg"), ("seat", "ol.seats li"),
          ("start", "#seat-order button.primary")]
@@ -162,7 +162,8 @@ def test_the_banker_acts_for_a_seat_without_a_phone_and_confirms_a_big_charge(co
     host.locator(".seat-picker").get_by_role("link", name="Bob").click()
     expect(host).to_have_url(re.compile(rf"/t/{code}/seats/{bob}$"))
     panel = host.locator("#seat")
-    panel.locator(".seat-bids").get_by_role("button", name=re.compile(r"^\+10 ")).click()
+    panel.locator(".seat-bids").get_by_role("button", name=money(10), exact=True).click()  # proposes $10
+    panel.locator(".seat-bids .typed-bid").get_by_role("button", name=f"Bid {money(10)}").click()
     expect(host.locator("#turn .high-bid")).to_have_text(f"High bid {money(10)} by Bob", timeout=LIVE)
     expect(panel.locator(".seat-bids")).to_have_count(0)            # the high bidder cannot bid again
     store_act(server, code, ann, type="pass")
