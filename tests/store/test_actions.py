@@ -109,7 +109,10 @@ def test_a_refused_action_changes_nothing_and_announces_nothing(app, announced):
         (table.seats[1], {"type": "pay", "to": 2, "amount": -5}, "bad_field"),
         (table.seats[1], {"type": "pay", "to": 2, "amount": 5, "nonce": 5}, "bad_nonce"),
         (table.seats[1], {"type": "undo"}, "banker_only"),
-        (table.banker, {"type": "undo", "seq": 1}, "unknown_field"),
+        (table.banker, {"type": "undo", "seq": 1}, "undo_moved_on"),       # the newest entry is the start
+        (table.banker, {"type": "undo", "seq": "first"}, "bad_field"),
+        (table.banker, {"type": "undo", "player": 1}, "unknown_field"),
+        (table.seats[1], {"type": "take_back"}, "nothing_to_take_back"),    # the start is the banker's
         (table.banker, {"type": "fly"}, "unknown_action"),
         (None, {"type": "join", "name": "Cy", "token": "dog"}, "game_started"),
     ]
