@@ -11,7 +11,6 @@ entry (store.py, _undo); these rules say who may, and when.
 
 from typing import NamedTuple
 
-from .declaration import TAKE_BACK, UNDO  # noqa: F401 (the two types, read from here too)
 from .errors import N_, NotAllowed, RuleError
 from .game import Actor
 # What a player may take back of their own: choices that only they made, and that nothing else
