@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from . import amounts, api, assets, headers, home, join, languages, ledger, limits, live, player, rulebook, table
+from . import amounts, api, assets, card_effects, headers, home, join, languages, ledger, limits, live, player, rulebook, table
 from ..rules.mortgages import lift_cost, transfer_fee
 from ..store import CODE_ALPHABET, CODE_LENGTH
 from .names import square_choices, square_name, square_names
@@ -104,7 +104,8 @@ def init_app(app: Flask) -> None:
     limits.init_app(app)
     app.jinja_env.filters["money"] = amounts.money
     app.jinja_env.globals.update(rules_in_words=rulebook.rules_in_words, square_name=square_name,
-                                 square_names=square_names, square_choices=square_choices)
+                                 square_names=square_names, square_choices=square_choices,
+                                 another_card_fields=card_effects.another_card_fields)
     app.jinja_env.globals.update(scripts=SCRIPTS,
                                  nonce=lambda: secrets.token_urlsafe(16), shared_nonce=shared_nonce,
                                  language_tag=languages.tag, language_switch=languages.switch,

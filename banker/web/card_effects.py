@@ -1,12 +1,19 @@
-"""What a Chance or Community Chest card will do to the drawer, in the game's money, under the
-card's printed words in the picker: "−$20", "→ Rue de la Paix, +200 € for passing Départ". The
-rules decide; this only tells."""
+"""The card picker's words beyond the printed ones: what a Chance or Community Chest card will do to
+the drawer, in the game's money ("−$20", "→ Rue de la Paix, +200 € for passing Départ"), and the
+fields of "Another card…". The rules decide; this only tells."""
 
+from flask import render_template
 from flask_babel import gettext as _
+from markupsafe import Markup
 
+from ..rules.board import Board
 from ..rules.cards import nearest
 from ..rules.state import GameState
+from .names import reader_language
 from .narrate import money, square
+
+# The "Another card…" fields by board, language and id prefix: a few dozen at most.
+_ANOTHER_CARD: dict[tuple[str, str, str], Markup] = {}
 
 
 def signed(state: GameState, sign: str, value: int) -> str:
@@ -55,3 +62,13 @@ def outcome(state: GameState, position: int, effect: dict) -> str:
             return _("%(where)s, %(salary)s", where=where, salary=salary)
         return _("%(where)s, %(salary)s for passing %(go)s", where=where, salary=salary, go=square(state, 0))
     return where
+
+
+def another_card_fields(board: Board, prefix: str) -> Markup:
+    """The fields of the picker's "Another card…" form (its fourteen kinds, the board's forty
+    squares): the same for every render of a board in a language, so made once, not at every
+    change on the drawer's phone and the host."""
+    key = (board.edition, reader_language(), prefix)
+    if key not in _ANOTHER_CARD:
+        _ANOTHER_CARD[key] = Markup(render_template("player/_another_card.html", board=board, id=prefix))
+    return _ANOTHER_CARD[key]
