@@ -2,8 +2,9 @@
 
 from collections.abc import Mapping
 
+from babel.lists import format_list
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from ..rules.cards import CUSTOM, card
 from ..rules.errors import N_, GameError
@@ -18,6 +19,12 @@ MONEY_PARAMS = {"amount", "cash", "price", "total_owed"}
 def money(state: GameState, amount: int) -> str:
     """An amount in the edition's currency, as the reader's locale writes it: $1,500, 1 500 €."""
     return amounts.money(amount, state.board.currency)
+
+
+def listed(items) -> str:
+    """Names or things as a list in the reader's language (CLDR, through Babel): "Ann, Bob, and Cy",
+    « Ann, Bob et Cy », "Ann、Bob、Cy"."""
+    return format_list(list(items), locale=get_locale())
 
 
 def party(state: GameState, who) -> str:
@@ -246,7 +253,7 @@ def _bundle(state: GameState, side: dict) -> str:
     parts = [money(state, side["cash"])] if side["cash"] else []
     parts += [square(state, s) for s in side["squares"]]
     parts += [_("a Get Out of Jail Free card")] * len(side["jail_cards"])
-    return ", ".join(parts) if parts else _("nothing")
+    return listed(parts) if parts else _("nothing")
 
 
 # Transfers whose story another effect of the same action already tells.
@@ -278,7 +285,7 @@ def story(state: GameState, effect: dict) -> str | None:
     if "drawer" in effect:
         params["drawer"] = party(state, effect["drawer"])
     if effect["kind"] == "started":
-        params["names"] = ", ".join(party(state, pid) for pid in effect["order"])
+        params["names"] = listed(party(state, pid) for pid in effect["order"])
     return _sentence(state, tell(params, effect))
 
 

@@ -147,11 +147,11 @@ SCENARIOS = {
         done=lambda s: seat(s, 1)["opening_rolls"] == [7], says="Ann rolled 7 for the seat order."),
     "start_in_order": Scenario(
         {"type": "start", "order": [2, 1]}, lobby=True, banker_only=True, seatless=True,
-        done=lambda s: s["status"] == "playing" and s["turn"] == 2, says="The game starts. Order: Bob, Ann."),
+        done=lambda s: s["status"] == "playing" and s["turn"] == 2, says="The game starts. Order: Bob and Ann."),
     "start_by_opening_rolls": Scenario(
         {"type": "start"}, lobby=True, banker_only=True, seatless=True,
         steps=((1, {"type": "opening_roll", "dice": [1, 2]}), (2, {"type": "opening_roll", "dice": [6, 6]})),
-        done=lambda s: s["order"] == [2, 1] and s["turn"] == 2, says="The game starts. Order: Bob, Ann."),
+        done=lambda s: s["order"] == [2, 1] and s["turn"] == 2, says="The game starts. Order: Bob and Ann."),
     "roll": Scenario(
         {"type": "roll", "dice": [3, 4]},
         done=lambda s: seat(s, 1)["position"] == 7 and s["last_roll"] == [3, 4], says="Ann rolled 3 + 4."),

@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from .games import BROWN, deed, messages, page_form, page_forms, play, seat
+from .games import BROWN, deed, messages, new_game, page_form, page_forms, play, seat
 
 # Ann also buys Vermont Avenue (100) and mortgages it (+50), then builds a house on Baltic (50): 1480.
 SPREAD = (*BROWN, (1, {"type": "roll", "dice": [2, 3]}), (1, {"type": "buy"}),
@@ -39,7 +39,7 @@ def test_the_phone_shows_each_deeds_price_or_why_not(game, phone):
     page = unescape(ann.page())
     assert re.findall(r'<p class="hint why">(.*?)</p>', page) == [
         "Build evenly: Mediterranean Avenue needs its next building before Baltic Avenue."]
-    assert 'data-houses="31" data-hotels="12">Bank: 31 houses, 12 hotels left' in page
+    assert 'data-houses="31" data-hotels="12">Bank: 31 houses and 12 hotels left' in page
 
     game.ok("banker", type="bank_charge", player=1, amount=1440)  # Ann keeps $40
     buttons = deed_buttons(ann, game.code)
@@ -113,3 +113,23 @@ def test_the_host_board_shows_houses_hotels_and_mortgages(game, host, stranger):
     state = game.state()
     assert state["bank"] == {"houses": 28, "hotels": 11}
     assert (deed(state, 1)["houses"], deed(state, 3)["hotel"], deed(state, 8)["mortgaged"]) == (4, True, True)
+
+
+@pytest.mark.parametrize("lang, houses, hotels, says", [
+    ("en", 1, 0, "Bank: 1 house and 0 hotels left"),
+    ("fr", 1, 0, "Banque : 1 maison et 0 hôtel disponibles"),      # French counts 0 as one (CLDR)
+    ("pt", 0, 1, "Banco: restam 0 casas e 1 hotel"),               # Portugal counts 0 as many (CLDR pt_PT)
+    ("ja", 5, 1, "銀行の残り：家5軒、ホテル1軒"),
+])
+def test_the_banks_supply_is_counted_in_the_readers_plurals(app, client, phone, lang, houses, hotels, says):
+    from banker import store
+    from banker.models import db
+
+    game = play(new_game(client), *BROWN)  # Ann holds the browns: her wallet shows the bank's supply
+    with app.app_context():  # the bank down to its last buildings, as a long game leaves it
+        row = store.find_game(game.code)
+        row.state = {**row.state, "bank_houses": houses, "bank_hotels": hotels}
+        db.session.commit()
+    ann = phone(game, 1)
+    ann.client.set_cookie("lang", lang)
+    assert says in unescape(ann.page())

@@ -32,12 +32,12 @@ def test_a_phone_shows_its_own_events_and_the_tables_big_moments_not_every_turn(
     assert ann == ["Bob bought Baltic Avenue for $60.",
                    "Ann ended the turn. It is Bob's turn.",
                    "Ann rolled 4 + 6. Ann moves to Jail / Just Visiting.",
-                   "The game starts. Order: Ann, Bob, Cy.",
+                   "The game starts. Order: Ann, Bob, and Cy.",
                    "Ann joined the game."]
     assert history(phone(game3, 3).page()) == ["Cy ended the turn. It is Ann's turn.",
                                                "Cy rolled 4 + 6. Cy moves to Jail / Just Visiting.",
                                                "Bob bought Baltic Avenue for $60.",
-                                               "The game starts. Order: Ann, Bob, Cy.",
+                                               "The game starts. Order: Ann, Bob, and Cy.",
                                                "Cy joined the game."]
     # The host tells everything.
     told = unescape(host(game3).page())

@@ -206,7 +206,7 @@ def test_accepting_charges_the_fee_or_the_lift(game, phone, lift, bob_pays, says
     assert deed(state, 12)["mortgaged"] is not lift and deed(state, 15)["mortgaged"] is False
     assert state["trades"] == []
     text = game.events()[-1]["text"]
-    assert "Trade done: Ann gives Electric Company, Pennsylvania Railroad; Bob gives $300." in text
+    assert "Trade done: Ann gives Electric Company and Pennsylvania Railroad; Bob gives $300." in text
     assert says in text
     assert not offer_cards(bob.page(), "incoming") and not offer_cards(phone(game, 1).page(), "outgoing")
 
