@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from .games import BROWN, TO_CHANCE, page_form, play, rejoin_address, take_seat
+from .games import BROWN, TO_CHANCE, new_game, page_form, play, rejoin_address, take_seat
 
 SEAT_MOVED = "This seat moved to another phone; ask the banker for a new rejoin code."
 
@@ -95,3 +95,13 @@ def test_a_tap_from_a_browser_that_never_had_a_seat_gets_a_short_message(game, s
     tapped = browser.post({"type": "roll", "dice": [3, 4]}, htmx=True, path=f"/p/{game.code}/act")
     assert tapped.status_code == 403 and SEAT_MOVED in unescape(tapped.get_data(as_text=True))
     assert "<form" not in tapped.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_jailed_phone_says_in_jail_once(client, phone, lang):
+    game = play(new_game(client), ("banker", {"type": "move", "player": 1, "square": 27}),
+                (1, {"type": "roll", "dice": [1, 2]}))  # onto Go to Jail
+    ann = phone(game, 1)
+    ann.client.set_cookie("lang", lang)
+    where = re.search(r'<p class="where">(.*?)</p>', ann.page(), re.S)[1]
+    assert where == {"en": "<strong>In jail</strong>", "ja": "<strong>刑務所に収監中</strong>"}[lang]
