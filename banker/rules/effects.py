@@ -324,15 +324,15 @@ def trade_done(trade_id: int, player: int, to: int, give: dict, get: dict) -> di
 
 
 @kind
-def trade_rejected(trade_id: int, player: int) -> dict:
-    """`player`, to whom trade `trade_id` was offered, rejected it."""
-    return {"id": trade_id, "player": player}
+def trade_rejected(trade_id: int, player: int, offerer: int) -> dict:
+    """`player`, to whom trade `trade_id` was offered, rejected `offerer`'s offer."""
+    return {"id": trade_id, "player": player, "offerer": offerer}
 
 
 @kind
-def trade_withdrawn(trade_id: int, player: int) -> dict:
-    """`player` withdrew their offer, trade `trade_id`."""
-    return {"id": trade_id, "player": player}
+def trade_withdrawn(trade_id: int, player: int, to: int) -> dict:
+    """`player` withdrew their offer to `to`, trade `trade_id`."""
+    return {"id": trade_id, "player": player, "to": to}
 
 
 @kind

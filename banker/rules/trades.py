@@ -135,7 +135,7 @@ def reject(state: GameState, player_id: int, trade_id: int, effects: list) -> No
     if trade.to != player_id:
         raise RuleError("not_yours_to_reject", N_("Only {player} can reject this offer."), player=trade.to)
     state.trades.remove(trade)
-    effects.append(happened.trade_rejected(trade.id, player_id))
+    effects.append(happened.trade_rejected(trade.id, player_id, trade.offerer))
 
 
 def withdraw(state: GameState, player_id: int, trade_id: int, effects: list) -> None:
@@ -143,7 +143,7 @@ def withdraw(state: GameState, player_id: int, trade_id: int, effects: list) -> 
     if trade.offerer != player_id:
         raise RuleError("not_yours_to_withdraw", N_("Only {player} can withdraw this offer."), player=trade.offerer)
     state.trades.remove(trade)
-    effects.append(happened.trade_withdrawn(trade.id, player_id))
+    effects.append(happened.trade_withdrawn(trade.id, player_id, trade.to))
 
 
 def drop_impossible(state: GameState, effects: list) -> None:

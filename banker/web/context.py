@@ -333,6 +333,11 @@ class PhoneScreen(Screen):
         return {"quick_bids": quick_bids(self.state, self.player)}
 
     @cached_property
+    def latest(self) -> dict:
+        """The newest entry, but not another pair's trade or payment (ledger.latest)."""
+        return {"latest": ledger.latest(self.game, self.state, self.player)}
+
+    @cached_property
     def take_back(self) -> dict:
         """This player's own newest action, in words, while they may take it back (else None)."""
         recent = ledger.entries(self.game)

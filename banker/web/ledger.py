@@ -179,7 +179,19 @@ def history_rows(game: Game, state: GameState, player: int | None = None) -> lis
     return rows
 
 
-def latest(game: Game, state: GameState) -> str | None:
-    """The newest entry as sentences: what every screen shows as the outcome of the last action."""
-    recent = entries(game)
-    return told(game, state, recent[0]) if recent else None
+# Dealings between two players: on a third player's phone they are not news (the host shows them).
+BETWEEN_PLAYERS = frozenset({"offer_trade", "reject_trade", "withdraw_trade", "pay"})
+
+
+def latest(game: Game, state: GameState, player: int | None = None) -> str | None:
+    """The newest entry as sentences: what every screen shows as the outcome of the last action; on
+    `player`'s phone, the newest but dealings between two other players (an offer, its answer, a
+    payment)."""
+    known = _known(game)
+    for entry in entries(game):
+        if player is None or entry.type not in BETWEEN_PLAYERS:
+            return told(game, state, entry)
+        concerns = _row(known, game, state, entry)["concerns"]
+        if concerns is None or str(player) in concerns:
+            return told(game, state, entry)
+    return None

@@ -47,7 +47,7 @@ def _params(state: GameState, params: dict) -> dict:
     for key, value in params.items():
         if (key == "square" or key.endswith("_square")) and isinstance(value, int):
             value = square(state, value)
-        elif key in ("player", "to", "from", "debtor", "creditor"):
+        elif key in ("player", "to", "from", "debtor", "creditor", "offerer"):
             value = party(state, value)
         elif key == "deck":
             value = _(value)
@@ -193,8 +193,11 @@ STORIES = {
                                     else _("Nobody bid for the {building}.").format(building=_building_word(e["building"]))),
     "trade_offered": lambda p, e: _("{player} offers {to} a trade.").format(**p),
     "trade_done": lambda p, e: _("Trade done: {player} gives {give}; {to} gives {get}.").format(**p),
-    "trade_rejected": lambda p, e: _("{player} rejected a trade.").format(**p),
-    "trade_withdrawn": lambda p, e: _("{player} withdrew a trade offer.").format(**p),
+    # Events logged before the other side was recorded say "a trade".
+    "trade_rejected": lambda p, e: (_("{player} rejected {offerer}'s offer.") if "offerer" in e
+                                    else _("{player} rejected a trade.")).format(**p),
+    "trade_withdrawn": lambda p, e: (_("{player} withdrew the offer to {to}.") if "to" in e
+                                     else _("{player} withdrew a trade offer.")).format(**p),
     "trade_dropped": lambda p, e: _("The offer between {player} and {to} can no longer happen and was removed.").format(**p),
     "no_rent": lambda p, e: _("{square} is mortgaged: no rent.").format(**p),
     "jailed": lambda p, e: JAIL_WHY[e["why"]](p),
@@ -320,7 +323,7 @@ def mentions(effect: dict) -> set:
     phone for every turn of the others buried what happened to its player."""
     if effect["kind"] == "turn":
         return set()
-    return {effect[k] for k in ("player", "from", "to", "debtor", "creditor") if k in effect}
+    return {effect[k] for k in ("player", "from", "to", "debtor", "creditor", "offerer") if k in effect}
 
 
 class Translated(Mapping):

@@ -300,9 +300,9 @@ def test_only_the_receiver_accepts_or_rejects_and_only_the_offerer_withdraws(dee
         error = refusal(state, who, "withdraw_trade", RuleError, trade=trade)
         assert (error.code, error.params) == ("not_yours_to_withdraw", {"player": ANN})
     rejected, effects = go(state, BOB, "reject_trade", trade=trade)
-    assert (rejected.trades, effects) == ([], [{"kind": "trade_rejected", "id": trade, "player": BOB}])
+    assert (rejected.trades, effects) == ([], [{"kind": "trade_rejected", "id": trade, "player": BOB, "offerer": ANN}])
     withdrawn, effects = go(state, ANN, "withdraw_trade", trade=trade)
-    assert (withdrawn.trades, effects) == ([], [{"kind": "trade_withdrawn", "id": trade, "player": ANN}])
+    assert (withdrawn.trades, effects) == ([], [{"kind": "trade_withdrawn", "id": trade, "player": ANN, "to": BOB}])
     for gone in (rejected, withdrawn):
         assert refusal(gone, BOB, "accept_trade", RuleError, trade=trade).code == "no_trade"
         assert (cash(gone, ANN), gone.deeds[BOARDWALK].owner) == (1500, BOB)

@@ -250,12 +250,12 @@ SCENARIOS = {
     "reject_trade": Scenario(
         {"type": "reject_trade", "trade": 1}, steps=(*BALTIC, BOB_BIDS_100),
         done=lambda s: s["trades"] == [] and deed(s, 3)["owner"] == 1 and seat(s, 2)["cash"] == 1500,
-        says="Ann rejected a trade."),
+        says="Ann rejected Bob's offer."),
     "withdraw_trade": Scenario(
         {"type": "withdraw_trade", "trade": 1},
         steps=(*BALTIC, (1, {"type": "offer_trade", "to": 2, "give": {"squares": [3]}, "get": {"cash": 100}})),
         done=lambda s: s["trades"] == [] and deed(s, 3)["owner"] == 1,
-        says="Ann withdrew a trade offer."),
+        says="Ann withdrew the offer to Bob."),
     # Cards, taxes, bankruptcy and the end.
     "draw": Scenario(
         {"type": "draw", "deck": "chance", "card": "ch_dividend"}, steps=(TO_CHANCE,),

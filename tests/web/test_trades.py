@@ -261,8 +261,8 @@ def test_an_offer_that_cannot_execute_now_says_why_and_cannot_be_accepted(game, 
 
 
 @pytest.mark.parametrize("who, kind, says", [
-    (2, "reject_trade", "Bob rejected a trade."),
-    (1, "withdraw_trade", "Ann withdrew a trade offer."),
+    (2, "reject_trade", "Bob rejected Ann's offer."),
+    (1, "withdraw_trade", "Ann withdrew the offer to Bob."),
 ])
 @pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
 def test_rejecting_or_withdrawing_removes_the_offer_from_both_phones(game, phone, who, kind, says, htmx):
