@@ -186,12 +186,13 @@ BETWEEN_PLAYERS = frozenset({"offer_trade", "reject_trade", "withdraw_trade", "p
 def latest(game: Game, state: GameState, player: int | None = None) -> str | None:
     """The newest entry as sentences: what every screen shows as the outcome of the last action; on
     `player`'s phone, the newest but dealings between two other players (an offer, its answer, a
-    payment)."""
+    payment from one to the other)."""
     known = _known(game)
     for entry in entries(game):
         if player is None or entry.type not in BETWEEN_PLAYERS:
             return told(game, state, entry)
         concerns = _row(known, game, state, entry)["concerns"]
-        if concerns is None or str(player) in concerns:
+        seats = {who for who in concerns or () if who.isdigit()}
+        if concerns is None or len(seats) < 2 or str(player) in seats:  # a payment to the bank is the table's
             return told(game, state, entry)
     return None
