@@ -247,3 +247,25 @@ def test_a_replaced_seat_says_so_and_a_stale_tap_gets_a_short_message(contexts, 
     expect(ann.get_by_text("If you had a seat, ask the banker for your rejoin code.")).to_be_visible()
     # The htmx error the stale tap logged is the 403 that carried its message.
     assert [e for e in contexts.errors if "403" not in e] == []
+
+
+def test_the_notice_and_error_pages_fit_a_narrow_phone_with_large_text(contexts, server):
+    """The join page of a game that has started (the longest notice: « Cette partie a déjà
+    commencé… » under « Rejoindre la partie », whose first word alone was wider than the page) and
+    the unknown-code page, in every language, at 360 px with text at 200%."""
+    from banker import store
+    from banker.rules import Actor
+
+    with server.app.app_context():
+        code = store.create_game()[0].code
+        for name, token in (("Ann", "hat"), ("Bob", "car")):
+            store.act(code, {"type": "join", "name": name, "token": token}, actor=Actor(banker=True))
+        store.act(code, {"type": "start", "order": [1, 2]}, actor=Actor(banker=True))
+    phone = contexts.page("phone", **PHONE)
+    for lang in ("en", "fr", "pt", "ja"):
+        for url in (f"/j/{code}?lang={lang}", f"/join?code=ZZZZZ&lang={lang}"):
+            phone.set_viewport_size(PHONE["viewport"])
+            phone.goto(url)
+            expect(phone.locator("html")).to_have_attribute("lang", {"pt": "pt-PT"}.get(lang, lang))
+            fits_at_200_percent(phone, url)
+    check_accessible(phone, "the unknown-code page in Japanese at 360 px and 200% text")
