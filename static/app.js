@@ -15,6 +15,13 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (nonce) nonce.defaultValue = nonce.value = freshNonce();
 });
 
+// A form applied from the turn panel (a card picked far down the picker, a bid) brings the top of
+// the panel back into view, where the next decision appears, if the page was scrolled past it.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const turn = event.detail.successful && event.detail.elt.closest && event.detail.elt.closest("#turn");
+  if (turn && turn.getBoundingClientRect().top < 0) turn.scrollIntoView({ block: "start" });
+});
+
 // A message is dismissed by tapping it.
 document.addEventListener("click", (event) => {
   const message = event.target.closest && event.target.closest("#message .message");

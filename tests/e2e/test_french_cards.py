@@ -149,6 +149,8 @@ def test_ten_french_cards_from_a_phone(contexts, server, artifacts):
     check_accessible(ann, "the French phone's Another card form")
     another.screenshot(path=artifacts / "french-cards-another-card.png")
     another.get_by_role("button", name=fr("Play this card")).tap()
+    # The form was at the foot of a long picker: the turn panel's top comes back into view.
+    expect(turn.locator("h2")).to_be_in_viewport(timeout=LIVE)
     expect(turn.locator(".latest")).to_contain_text(
         fr.brace("{player} drew a card: {card}.", player="Ann", card=fr("pay %(amount)s", amount="20\u00a0€")),
         timeout=LIVE)
