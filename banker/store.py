@@ -350,7 +350,7 @@ def _undo(row, actor: Actor, seq: int | None = None, take_back: bool = False) ->
     still there: undos since then only took back later events.
     """
     last = last_live_event(row.id)
-    entry = Entry(last.seq, last.actor, last.type, last.seq == row.version) if last else None
+    entry = Entry.of(last, row.version)
     if take_back:
         check_take_back(actor, entry)
     else:

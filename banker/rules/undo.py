@@ -28,6 +28,11 @@ class Entry(NamedTuple):
     type: str
     newest: bool
 
+    @classmethod
+    def of(cls, event, version: int) -> "Entry | None":
+        """An event of the log (anything with its `seq`, `actor` and `type`) in a game at `version`."""
+        return cls(event.seq, event.actor, event.type, event.seq == version) if event is not None else None
+
 
 def check_undo(actor: Actor, last: Entry | None, seq: int | None = None) -> None:
     """Refuse the banker's undo of `last`, the newest live entry (None: there is none)."""

@@ -342,8 +342,7 @@ class PhoneScreen(Screen):
         """This player's own newest action, in words, while they may take it back (else None)."""
         recent = ledger.entries(self.game)
         newest = recent[0] if recent else None
-        entry = newest and Entry(newest.seq, newest.actor, newest.type, newest.seq == self.game.version)
-        mine = may_take_back(Actor(player=self.player), entry)
+        mine = may_take_back(Actor(player=self.player), Entry.of(newest, self.game.version))
         return {"take_back": ledger.told(self.game, self.state, newest) if mine else None}
 
     @cached_property

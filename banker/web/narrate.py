@@ -65,11 +65,11 @@ def refusal(error: GameError, state: GameState | None, on_page: bool = False) ->
     """A refusal from the rules as one translated sentence naming squares and players. `on_page`: a
     form's field is named as the page labels it ("the amount"), not by its JSON name ("amount")."""
     params = _params(state, error.params) if state else error.params
-    if on_page and params.get("field") in FIELD_LABELS:
+    labelled = on_page and params.get("field") in FIELD_LABELS
+    if labelled:
         params = {**params, "field": FIELD_LABELS[params["field"]]}
-        text = _(error.message).format(**params)
-        return text[:1].upper() + text[1:]
-    return _(error.message).format(**params)
+    text = _(error.message).format(**params)
+    return text[:1].upper() + text[1:] if labelled else text  # "The amount must be…"
 
 
 def buildings(level: int) -> str:

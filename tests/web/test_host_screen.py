@@ -206,6 +206,14 @@ def test_the_auction_countdown_appears_with_the_first_bid_everywhere_from_the_se
         assert 14 <= int(clock[3]) <= 15
 
 
+def test_the_last_five_seconds_of_the_countdown_are_marked(client, host, phone):
+    game = play(new_game(client, rules={"auction_countdown_seconds": 5}), *AUCTION, (2, {"type": "bid", "amount": 10}))
+    for page in (host(game).page(), phone(game, 1).page()):
+        assert re.search(r'<p class="countdown ending" data-closes-at="[^"]+"', page)
+    game = play(new_game(client, rules={"auction_countdown_seconds": 60}), *AUCTION, (2, {"type": "bid", "amount": 10}))
+    assert re.search(r'<p class="countdown" data-closes-at="[^"]+"', host(game).page())
+
+
 def test_a_countdown_of_0_leaves_the_close_to_the_banker(client, host):
     game = play(new_game(client, rules={"auction_countdown_seconds": 0}), *AUCTION, (2, {"type": "bid", "amount": 10}))
     page = host(game).page()
