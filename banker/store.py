@@ -33,6 +33,9 @@ BACKOFF = 0.005  # seconds: the first retry waits up to this, each next one up t
 CHECKPOINT_EVERY = 32
 # How long a rejoin code can be claimed (the banker shows it, the new phone scans it at once).
 CLAIM_SECONDS = 10 * 60
+# A used rejoin code expired at the epoch: its row (a hash) stays until the game's next new code, so
+# that the banker's code page can say the seat was taken rather than that the code lapsed.
+USED = 0
 _immediate: ContextVar[bool] = ContextVar("immediate", default=False)
 
 # The writes of every action, built once on the tables themselves: an ORM-level insert or update
@@ -473,16 +476,27 @@ def claim(code: str, rejoin: str) -> tuple[Game | None, int | None]:
         Claim.game_id == game.id, Claim.code_hash == token_hash(rejoin), Claim.expires_at >= _now()))
 
 
+def claim_state(game: Game, player_id: int, rejoin: str) -> str:
+    """What became of a seat's rejoin code: "live" (it can take the seat now), "used" (a new phone
+    took the seat with it), or "void" (it expired, a newer code replaced it, or it is not this seat's)."""
+    expires_at = db.session.scalar(select(Claim.expires_at).where(
+        Claim.game_id == game.id, Claim.player_id == player_id, Claim.code_hash == token_hash(rejoin)))
+    if expires_at is None:
+        return "void"
+    return "live" if expires_at >= _now() else "used" if expires_at == USED else "void"
+
+
 def take_seat(code: str, rejoin: str, browser: Browser) -> int | None:
     """The browser takes the seat a rejoin code is for, and the code is used up: the seat's other
-    phones (and its API token) stop working, and their open pages hear of it at once (the version
-    is the same: nothing in the game changed). None when the code cannot be used (any more)."""
+    phones (and its API token) stop working, and their open pages (and the banker's code page)
+    hear of it at once (the version is the same: nothing in the game changed). None when the code
+    cannot be used (any more)."""
     with writing():
         game, player = claim(code, rejoin)
         if player is None:
             db.session.rollback()
             return None
-        db.session.execute(delete(Claim).where(Claim.code_hash == token_hash(rejoin)))
+        db.session.execute(update(Claim).where(Claim.code_hash == token_hash(rejoin)).values(expires_at=USED))
         db.session.execute(delete(Badge).where(
             Badge.game_id == game.id, Badge.role == "seat",
             (Badge.player_id == player) | (Badge.browser_hash == browser.digest)))

@@ -29,8 +29,9 @@ Render = Callable[[], tuple[int, object]]  # the version and the screen (a conte
 
 
 class Gone(Exception):
-    """This browser may no longer watch the screen (its seat went to another phone): `html` says
-    so, in out-of-band swaps that also end the page's live connection."""
+    """This browser may no longer watch the screen (its seat went to another phone), or the screen
+    has nothing more to wait for (a used rejoin code): `html` says so, in out-of-band swaps that
+    also end the page's live connection."""
 
     def __init__(self, html: str):
         super().__init__(html)

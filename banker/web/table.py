@@ -5,11 +5,11 @@ the same screen, with that seat's panel open, and a live connection that keeps i
 seat's trade offers are made on the phones' composer, at /t/<code>/seats/<player>/trade/<partner>.
 """
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
 from .. import qr, store
-from .context import TableScreen, composer_context, public_url
-from .live import watch
+from .context import Screen, TableScreen, composer_context, public_url
+from .live import Gone, watch
 from .respond import not_the_banker, perform
 from .seats import browser, visit_or_404
 
@@ -61,8 +61,8 @@ def trade(code, player, partner):
 
 @bp.post("/seats/<int:player>/rejoin")
 def rejoin(code, player):
-    """A rejoin QR for a seat's new phone: it works once, for a few minutes; when the new phone
-    takes the seat, the old one stops working."""
+    """Make a rejoin code for a seat's new phone (the seat's earlier code stops working) and go on to
+    its page: post/redirect/get, so that reloading the page shows the same code and makes none."""
     game, banker = visit_or_404(code, "banker")
     if banker is None:
         return not_the_banker()
@@ -70,6 +70,55 @@ def rejoin(code, player):
         rejoin = store.new_claim(game, player)
     except LookupError:
         abort(404)
-    url = public_url(url_for("join.rejoin", code=game.code, rejoin=rejoin))
-    return render_template("table/rejoin.html", code=game.code, url=url, rejoin_qr=qr.svg(url),
-                           minutes=store.CLAIM_SECONDS // 60, seat=store.load_state(game).player(player))
+    return redirect(url_for("table.rejoin_code", code=game.code, player=player, rejoin=rejoin), 303)
+
+
+# The code is in the page's address: the store keeps only its hash, so nothing else could show it
+# again. The page is the banker's only, and no cache keeps it.
+@bp.get("/seats/<int:player>/rejoin/<rejoin:rejoin>")
+def rejoin_code(code, player, rejoin):
+    """A rejoin code's page: its QR while it works (it works once, for a few minutes; when the new
+    phone takes the seat, the old one stops working), then what became of it."""
+    game, state = _banker_seat(code, player)
+    response = make_response(render_template("table/rejoin.html", **_code_page(game, state, player, rejoin)))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/seats/<int:player>/rejoin/<rejoin:rejoin>/live")
+def rejoin_live(code, player, rejoin):
+    """The code page's live connection: it stays quiet while the code works; once a new phone took
+    the seat (or the code lapsed), it pushes the page saying so and ends."""
+    _banker_seat(code, player)
+
+    def screen(game, banker):
+        if banker is None:
+            raise Gone("")
+        if store.claim_state(game, player, rejoin) == "live":
+            return Screen(game)  # no part of the page follows the game
+        page = _code_page(game, store.load_state(game), player, rejoin)
+        raise Gone(render_template("table/_rejoin.html", oob=True, **page))
+
+    return watch(code, "banker", screen)
+
+
+def _banker_seat(code, player):
+    """The game and its state for the banker's pages of a seat: 403 for any other browser, 404 when
+    there is no such game or seat."""
+    game, banker = visit_or_404(code, "banker")
+    if banker is None:
+        abort(make_response(not_the_banker()))
+    state = store.load_state(game)
+    if not state.has_player(player):
+        abort(404)
+    return game, state
+
+
+def _code_page(game, state, player, rejoin) -> dict:
+    """What a rejoin code's page shows (templates/table/_rejoin.html): the QR only while it works."""
+    page = {"code": game.code, "version": game.version, "seat": state.player(player), "rejoin": rejoin,
+            "claim": store.claim_state(game, player, rejoin), "back": url_for("table.page", code=game.code)}
+    if page["claim"] == "live":
+        url = public_url(url_for("join.rejoin", code=game.code, rejoin=rejoin))
+        page.update(url=url, rejoin_qr=qr.svg(url), minutes=store.CLAIM_SECONDS // 60)
+    return page

@@ -1,5 +1,9 @@
 """Issue 9: a seat moves to a new phone by a rejoin code that opening does not use up; the new
-phone takes the seat with a tap, the old phone is told at once, and the code then opens nothing."""
+phone takes the seat with a tap, the old phone is told at once, and the code then opens nothing.
+Issue 20: the host's code page is post/redirect/get (a reload shows the same code, which still
+works), and it says live that the seat was taken, then goes back to the table."""
+
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -16,7 +20,11 @@ def test_a_seat_moves_to_a_new_phone_with_a_tap_and_the_code_works_once(contexts
     host.once("dialog", lambda dialog: dialog.accept())
     host.get_by_role("button", name="Rejoin code for Ann").click()
     expect(host.get_by_role("heading", name="New phone for Ann")).to_be_visible()
+    expect(host).to_have_url(re.compile(rf"/t/{code}/seats/\d+/rejoin/[\w-]+$"))
     address = host.locator("p.url").inner_text()
+    host.reload()  # a GET: the same code, no new one
+    expect(host.locator("p.url")).to_have_text(address)
+    host.evaluate("() => { window.notReloaded = true; }")
 
     # A link preview, or the new phone before its owner taps: nothing moves yet.
     new = contexts.page("new phone", **PHONE)
@@ -31,6 +39,10 @@ def test_a_seat_moves_to_a_new_phone_with_a_tap_and_the_code_works_once(contexts
     expect(new.get_by_role("heading", level=1)).to_contain_text("Ann")
     expect(new.locator("#turn h2")).to_have_text("Your turn", timeout=LIVE)
     expect(ann.get_by_text("This seat moved to another phone")).to_be_visible(timeout=LIVE)
+    expect(host.get_by_text("Ann's seat is on the new phone.")).to_be_visible(timeout=LIVE)
+    assert host.evaluate("() => window.notReloaded") is True  # told live, not by a reload
+    expect(host).to_have_url(re.compile(rf"/t/{code}$"), timeout=LIVE)
+    expect(host.locator("#seat-phones")).to_be_attached()
 
     # Used up: another phone opening the same address is told to ask for a new code.
     late = contexts.page("late phone", **PHONE)

@@ -584,8 +584,9 @@ def read_events(chunks) -> list[LiveEvent]:
 
 def rejoin_address(banker: Browser, pid: int) -> str:
     """The address of a fresh rejoin code for a seat, as the host screen shows it."""
-    response = banker.client.post(f"/t/{banker.code}/seats/{pid}/rejoin", data={"csrf_token": banker.csrf})
-    assert response.status_code == 200, response.status_code
+    made = banker.client.post(f"/t/{banker.code}/seats/{pid}/rejoin", data={"csrf_token": banker.csrf})
+    assert made.status_code == 303, made.status_code
+    response = banker.client.get(made.headers["Location"])
     return unescape(re.search(r'<p class="url">([^<]+)</p>', response.get_data(as_text=True)).group(1))
 
 

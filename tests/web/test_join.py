@@ -10,7 +10,7 @@ from sqlalchemy import text
 from banker import store
 from banker.models import db
 
-from .games import CSRF, bearer, csrf_token, new_game, page_forms, rejoin_address, take_seat
+from .games import CSRF, Browser, bearer, csrf_token, new_game, page_forms, rejoin_address, take_seat
 
 NONCE = re.compile(r'name="nonce" value="([^"]+)"')
 
@@ -88,7 +88,9 @@ def test_joining_after_the_start_is_refused_with_a_message(client, game):
 def test_the_banker_rejoin_code_moves_a_seat_to_a_new_phone(app, game, host, phone):
     old = phone(game, 1)
     banker = host(game)
-    response = banker.client.post(f"/t/{game.code}/seats/1/rejoin", data={"csrf_token": banker.csrf})
+    made = banker.client.post(f"/t/{game.code}/seats/1/rejoin", data={"csrf_token": banker.csrf})
+    assert made.status_code == 303
+    response = banker.client.get(made.headers["Location"])
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     url = re.search(r'<p class="url">(http://localhost/j/[^<]+)</p>', html).group(1)
@@ -170,6 +172,76 @@ def test_a_stale_rejoin_address_is_refused_with_a_message(client, game):
     assert response.status_code == 404
     assert "no longer valid" in response.get_data(as_text=True)
     assert client.get(f"/p/{game.code}").status_code == 302
+
+
+def code_page(banker: Browser, pid: int) -> str:
+    """Make a rejoin code for a seat with the host screen's button: the address it redirects to."""
+    made = banker.client.post(f"/t/{banker.code}/seats/{pid}/rejoin", data={"csrf_token": banker.csrf})
+    assert made.status_code == 303, made.status_code
+    return made.headers["Location"]
+
+
+def shown_address(html: str) -> str | None:
+    found = re.search(r'<p class="url">([^<]+)</p>', html)
+    return unescape(found.group(1)) if found else None
+
+
+def claims(app) -> int:
+    with app.app_context():
+        return db.session.scalar(text("SELECT count(*) FROM claims"))
+
+
+def test_a_rejoin_code_page_shows_the_same_code_on_every_reload_and_makes_none(app, game, host):
+    banker = host(game)
+    page = code_page(banker, 1)
+    assert re.fullmatch(rf"/t/{game.code}/seats/1/rejoin/[\w-]{{20,}}", page)
+    first, reloaded = banker.client.get(page), banker.client.get(page)
+    assert first.status_code == reloaded.status_code == 200
+    assert first.headers["Cache-Control"] == reloaded.headers["Cache-Control"] == "no-store"
+    address = shown_address(first.get_data(as_text=True))
+    assert address.rsplit("/", 1)[1] == page.rsplit("/", 1)[1]
+    assert shown_address(reloaded.get_data(as_text=True)) == address
+    assert "no longer works" in banker.page(f"/t/{game.code}/seats/1/rejoin/never-made")
+    assert claims(app) == 1
+    assert take_seat(app.test_client(), address).status_code == 303  # the code shown still works
+
+
+def test_a_rejoin_code_page_and_its_live_connection_are_the_bankers_only(game, host, stranger, phone):
+    page = code_page(host(game), 1)
+    for browser in (stranger(game), phone(game, 1)):
+        for path in (page, f"{page}/live?v=0"):
+            response = browser.client.get(path)
+            assert response.status_code == 403, path
+            assert 'data-qr="rejoin"' not in response.get_data(as_text=True)
+    assert host(game).client.get(page.replace("/seats/1/", "/seats/9/")).status_code == 404
+
+
+def test_a_used_code_page_says_the_seat_is_on_the_new_phone_and_goes_back_to_the_table(app, game, host):
+    banker = host(game)
+    page = code_page(banker, 1)
+    address = shown_address(banker.page(page))
+    watching, seen = Browser(banker.client, game.code, page), game.state()["version"]
+    assert watching.live(seen) == []  # quiet while the code works
+    take_seat(app.test_client(), address)
+    [told] = watching.live(seen)
+    assert '<div id="live" hidden hx-swap-oob="true"></div>' in told.data  # its live connection ends
+    for html in (unescape(told.data), unescape(banker.page(page))):
+        assert "Ann's seat is on the new phone." in html
+        assert f'<meta http-equiv="refresh" content="2;url=/t/{game.code}">' in html
+        assert 'data-qr="rejoin"' not in html and address not in html
+    assert claims(app) == 1  # reading it made nothing
+
+
+def test_an_expired_or_replaced_code_page_offers_to_make_a_new_one(app, game, host, monkeypatch):
+    banker = host(game)
+    replaced, expired = code_page(banker, 2), code_page(banker, 2)
+    monkeypatch.setattr(store.time, "time", lambda now=time.time(): now + store.CLAIM_SECONDS + 1)
+    [told] = Browser(banker.client, game.code, expired).live(game.state()["version"])
+    for html in (banker.page(replaced), banker.page(expired), told.data):
+        assert "This code no longer works: it expired, or a newer one replaced it." in unescape(html)
+        assert f'action="/t/{game.code}/seats/2/rejoin"' in html
+        assert 'data-qr="rejoin"' not in html and "sse-connect" not in html
+        assert "Bob's seat is on the new phone." not in unescape(html)
 
 
 def test_a_double_submitted_join_form_takes_one_seat_for_both_requests(app, lobby):

@@ -66,7 +66,8 @@ def test_the_join_qr_uses_public_url_when_the_host_browses_on_localhost(database
 
 def test_the_rejoin_qr_encodes_the_rejoin_address(game, host):
     banker = host(game)
-    html = banker.client.post(f"/t/{game.code}/seats/2/rejoin", data={"csrf_token": banker.csrf}).get_data(as_text=True)
+    html = banker.client.post(f"/t/{game.code}/seats/2/rejoin", data={"csrf_token": banker.csrf},
+                              follow_redirects=True).get_data(as_text=True)
     svg = re.search(r'data-qr="rejoin"[^>]*>(.*?)</div>', html, re.S).group(1)
     url = re.search(r'<p class="url">([^<]+)</p>', html).group(1)
     assert re.fullmatch(rf"http://localhost/j/{game.code}/r/[\w-]{{20,}}", url)
