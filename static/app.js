@@ -22,10 +22,31 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (turn && turn.getBoundingClientRect().top < 0) turn.scrollIntoView({ block: "start" });
 });
 
-// A message is dismissed by tapping it.
+// A message is dismissed by tapping it, and leaves the page once it has faded (app.css, settle).
 document.addEventListener("click", (event) => {
-  const message = event.target.closest && event.target.closest("#message .message");
+  const message = event.target.closest && event.target.closest(".message");
   if (message) message.remove();
+});
+document.addEventListener("animationend", (event) => {
+  if (event.animationName === "settle" && event.target.matches(".message")) event.target.remove();
+});
+
+// A form's answer never lies over a button. The host's wide screen keeps it in its top bar
+// (app.css); elsewhere #message floats over the page, so a refusal, which must be read, goes into
+// the page under the form it answers (a confirmation floats by, letting taps through).
+function answerPlace(form) {
+  const box = document.getElementById("message");
+  if (!box || !form?.isConnected || getComputedStyle(box).position !== "fixed") return box;
+  document.querySelectorAll(".answer").forEach((place) => place.remove());
+  const place = document.createElement("div");
+  place.className = "answer";
+  (form.closest(".row") ?? form).after(place);
+  return place;
+}
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (event.detail.isError && event.detail.target?.id === "message") {
+    event.detail.target = answerPlace(event.detail.requestConfig?.elt?.closest("form"));
+  }
 });
 
 // On a phone, a tap's confirmation goes once the turn panel's latest line, in view, says the same
@@ -196,14 +217,14 @@ document.addEventListener("htmx:sseError", () => {
   if (!document.hidden) document.getElementById("reconnecting")?.removeAttribute("hidden");
 });
 document.addEventListener("htmx:sseOpen", () => document.getElementById("reconnecting")?.setAttribute("hidden", ""));
-document.addEventListener("htmx:sendError", () => {
+document.addEventListener("htmx:sendError", (event) => {
   const box = document.getElementById("message");
   if (!box) return;
   const line = document.createElement("p");
   line.className = "message error";
   line.setAttribute("role", "alert");
   line.textContent = box.dataset.unreachable;
-  box.replaceChildren(line);
+  answerPlace(event.detail.elt.closest?.("form")).replaceChildren(line);
 });
 
 // The new-game form: picking an edition or a preset fills every rule field in with its values

@@ -8,7 +8,7 @@ from functools import cache
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from ..rules.board import Board, load_board
+from ..rules.board import EDITION_NAMES, Board, load_board
 from ..rules.errors import N_
 
 TERMS = {
@@ -37,11 +37,24 @@ def square_names(board: Board, short: bool = False) -> tuple[str, ...]:
 
 @cache
 def _names(edition: str, language: str, short: bool) -> tuple[str, ...]:
-    """Made once per edition and language, in a request read in that language (the key)."""
+    """Made once per edition and language, in a request read in that language (the key). A term
+    without a short form of its own (SHORT_TERMS) is shortened as the reader's own board prints it
+    (Eaux, Imposto): the full term may be too long for a tile."""
     board = load_board(edition)
-    return tuple(_((short and SHORT_TERMS.get(s.term)) or TERMS[s.term])
-                 if s.term and language != board.language else (short and s.short) or s.name
+    own = _own_short_terms(language) if short else {}
+
+    def term(key: str) -> str:
+        return _(SHORT_TERMS[key]) if short and key in SHORT_TERMS else own.get(key) or _(TERMS[key])
+
+    return tuple(term(s.term) if s.term and language != board.language else (short and s.short) or s.name
                  for s in board.squares)
+
+
+@cache
+def _own_short_terms(language: str) -> dict[str, str]:
+    """The short names of the terms on the first board printed in `language` ({} if none is)."""
+    own = next((load_board(e) for e in EDITION_NAMES if load_board(e).language == language), None)
+    return {s.term: s.short for s in own.squares if s.term} if own else {}
 
 
 def square_choices(board: Board) -> tuple[str, ...]:

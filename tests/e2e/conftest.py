@@ -112,6 +112,31 @@ def axe_violations(page) -> list[str]:
             for v in found["violations"]]
 
 
+# The controls in view that a message on the page overlaps ("under"), and of those the ones a tap at
+# their middle would not reach ("blocked": the message catches it).
+UNDER_MESSAGES = """() => {
+  const boxes = [...document.querySelectorAll('.message')]
+    .filter((m) => m.checkVisibility({visibilityProperty: true, opacityProperty: true}))
+    .map((m) => m.getBoundingClientRect());
+  const found = {under: [], blocked: []};
+  for (const control of document.querySelectorAll('button, a[href], input:not([type=hidden]), select, summary')) {
+    const r = control.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (!r.width || !r.height || !control.checkVisibility() || x < 0 || y < 0 || x > innerWidth || y > innerHeight) continue;
+    if (!boxes.some((b) => r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom)) continue;
+    found.under.push(control.outerHTML.slice(0, 100));
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !(control.contains(hit) || hit.contains(control))) found.blocked.push(control.outerHTML.slice(0, 100));
+  }
+  return found;
+}"""
+
+
+def controls_under_messages(page) -> dict:
+    """{"under": controls a message overlaps, "blocked": those of them a tap would not reach}."""
+    return page.evaluate(UNDER_MESSAGES)
+
+
 def check_accessible(page, what: str) -> None:
     """axe-core finds no violation of the WCAG rules it checks on the page as it is now."""
     found = axe_violations(page)

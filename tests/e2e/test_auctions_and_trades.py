@@ -146,7 +146,7 @@ def test_three_phones_bid_live_then_trade_the_deed(contexts, server, artifacts):
     typed = carol.locator("#turn .typed-bid")
     typed.get_by_label("Your bid").fill("150")
     typed.get_by_role("button", name="Bid").tap()
-    expect(carol.locator("#message .message.error")).to_have_text(
+    expect(carol.locator(".message.error")).to_have_text(
         f"Carol has only {money(CAROL_CASH)}; a bid cannot be more.", timeout=LIVE)
     everyone_sees(75, "Ann")
 

@@ -112,7 +112,7 @@ def test_building_on_a_complete_group_updates_the_host_live(contexts, server, ar
     # A screen that was stale when tapped (the button still enabled) is refused by the server.
     third.evaluate("button => button.disabled = false")
     third.tap()
-    expect(ann.locator("#message .message.error")).to_have_text(EVENLY, timeout=LIVE)
+    expect(ann.locator(".message.error")).to_have_text(EVENLY, timeout=LIVE)
     shows(SUPPLY - 3, cash)
     expect(park.locator(".band .house")).to_have_count(2)
 

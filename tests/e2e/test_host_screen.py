@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LIVE, PHONE, check_accessible, join, money, start_game
+from .conftest import LIVE, PHONE, check_accessible, controls_under_messages, join, money, start_game
 
 pytestmark = pytest.mark.e2e
 
@@ -131,6 +131,30 @@ def test_the_host_fits_one_screen_at_every_stage_of_the_evening(contexts, server
     auction = TURN + [("close", "form.close-auction button"), ("countdown", ".auction .countdown")]
     check_one_screen(host, "auction", BOARD + MONEY + auction, counts, artifacts)
 
+    # The banker picks Finn, who has no phone: Finn's bids and pass are in the auction's box, in view
+    # with the countdown, the seat panel open under it.
+    host.set_viewport_size(SIZES["laptop"])
+    host.locator(".seat-picker").get_by_role("link", name="Finn").click()
+    expect(host).to_have_url(re.compile(rf"/t/{code}/seats/{finn}$"))
+    expect(host.locator("#seat .seat-cash")).to_be_visible()
+    seat_bids = [("Finn's quick bids", "#turn .seat-bids button[data-bid]"),
+                 ("Finn's bid", "#turn .seat-bids .typed-bid button"),
+                 ("Finn passes", "#turn .seat-bids form.inline button")]
+    check_one_screen(host, "auction-seat", BOARD + MONEY + auction + seat_bids, counts, artifacts)
+
+    # A refusal shows in the top bar, over no control, and goes once read.
+    host.locator("#turn .seat-bids").get_by_label("Bid for Finn").fill("5")
+    host.locator("#turn .seat-bids .typed-bid button").click()
+    refusal = host.locator("#message .message.error")
+    expect(refusal).to_have_text(f"A bid must be at least {money(21)}.")
+    assert controls_under_messages(host)["under"] == []
+    assert scrolled(host) == {"top": 0, "left": 0, "tall": 0, "wide": 0}
+    host.screenshot(path=artifacts / "host-refusal-1366x768.png")
+    refusal.click()
+    expect(refusal).to_have_count(0)
+    host.locator(".seat-picker").get_by_role("link", name="Done").click()
+    expect(host).to_have_url(re.compile(rf"/t/{code}$"))
+
     # A debt: Ben is charged more than he has and could raise (his $1,400 and Oriental Avenue's
     # $50 mortgage): his box offers bankruptcy.
     store_act(server, code, "banker", type="close_auction")
@@ -161,11 +185,11 @@ def test_the_banker_acts_for_a_seat_without_a_phone_and_confirms_a_big_charge(co
     # Bob has no phone: the banker picks his seat and bids for him; the panel follows live.
     host.locator(".seat-picker").get_by_role("link", name="Bob").click()
     expect(host).to_have_url(re.compile(rf"/t/{code}/seats/{bob}$"))
-    panel = host.locator("#seat")
-    panel.locator(".seat-bids").get_by_role("button", name=money(10), exact=True).click()  # proposes $10
-    panel.locator(".seat-bids .typed-bid").get_by_role("button", name=f"Bid {money(10)}").click()
+    panel, bids = host.locator("#seat"), host.locator("#turn .auction .seat-bids")
+    bids.get_by_role("button", name=money(10), exact=True).click()  # proposes $10
+    bids.locator(".typed-bid").get_by_role("button", name=f"Bid {money(10)}").click()
     expect(host.locator("#turn .high-bid")).to_have_text(f"High bid {money(10)} by Bob", timeout=LIVE)
-    expect(panel.locator(".seat-bids")).to_have_count(0)            # the high bidder cannot bid again
+    expect(bids).to_have_count(0)                                   # the high bidder cannot bid again
     store_act(server, code, ann, type="pass")
     expect(panel.locator(".lot-row")).to_have_text(re.compile("Baltic Avenue"), timeout=LIVE)
     check_accessible(host, "the seat panel")
@@ -230,7 +254,7 @@ def test_the_banker_offers_a_trade_for_a_seat_without_a_phone(contexts, server, 
     # An empty offer is refused where it was made; then Baltic Avenue for $100 of Bob's cash.
     send = host.get_by_role("button", name="Send the offer to Bob")
     send.click()
-    expect(host.locator("#message")).to_contain_text("The offer is empty: add cash, deeds or cards.")
+    expect(host.locator(".answer .message.error")).to_contain_text("The offer is empty: add cash, deeds or cards.")
     assert host.url == composer
     give.get_by_role("checkbox", name=re.compile("Baltic Avenue")).check()
     host.get_by_role("group", name="Bob gives").get_by_label(f"Cash (Bob has {money(1500)})").fill("100")

@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import (LIVE, NARROW, PHONE, check_accessible, check_phone_layout, roll, start_game,
-                       text_at_200_percent)
+from .conftest import (LIVE, NARROW, PHONE, check_accessible, check_phone_layout, controls_under_messages, roll,
+                       start_game, text_at_200_percent)
 from .test_buildings import player_id, store_act
 
 pytestmark = pytest.mark.e2e
@@ -143,7 +143,7 @@ def test_the_card_picker_fits_in_one_screen_moves_first(contexts, server, artifa
 
 def test_messages_stay_clear_of_the_turn_heading_and_do_not_repeat_the_latest_line(contexts, artifacts):
     host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
-    heading, latest, message = ann.locator("#turn h2"), ann.locator("#turn .latest"), ann.locator("#message .message")
+    heading, latest, message = ann.locator("#turn h2"), ann.locator("#turn .latest"), ann.locator(".message")
 
     # The outcome of a tap is the latest line, in view: it is not said again in a message.
     roll(ann, 4, 6)
@@ -151,15 +151,15 @@ def test_messages_stay_clear_of_the_turn_heading_and_do_not_repeat_the_latest_li
     ann.wait_for_timeout(600)  # past the moment a confirmation would show
     expect(message).to_have_count(0)
 
-    # A refusal is shown, at the foot of the screen: never over the heading.
+    # A refusal is shown in the page under the form it answers: over no button and no heading.
     pay = ann.locator("#pay-box")
     pay.locator("summary").tap()
     pay.get_by_label("To").select_option(label="the bank")
     pay.get_by_label("Amount").fill("0")
     pay.get_by_role("button", name="Pay").tap()
-    expect(message).to_have_text("The amount must be from 1 to 1000000.", timeout=LIVE)
-    ann.evaluate("window.scrollTo(0, 0)")
-    assert not overlap(message.bounding_box(), heading.bounding_box())
+    expect(pay.locator("form + .answer .message.error")).to_have_text("The amount must be from 1 to 1000000.",
+                                                                      timeout=LIVE)
+    assert controls_under_messages(ann)["under"] == []
     ann.screenshot(path=artifacts / "phone-message-refused.png")
     check_accessible(ann, "phone with a message")
     message.tap()  # dismissed
@@ -178,6 +178,7 @@ def test_messages_stay_clear_of_the_turn_heading_and_do_not_repeat_the_latest_li
     box = message.bounding_box()
     assert 0 <= box["y"] and box["y"] + box["height"] <= short
     assert not overlap(box, heading.bounding_box())
+    assert controls_under_messages(ann)["blocked"] == []  # it floats, and taps reach what it lies over
     ann.screenshot(path=artifacts / "phone-message-confirmed.png")
     ann.set_viewport_size(PHONE["viewport"])
 
@@ -231,9 +232,9 @@ def test_a_replaced_seat_says_so_and_a_stale_tap_gets_a_short_message(contexts, 
 
     # A stale tap on the old phone's composer: a short message, not the join page in the message box.
     composer.get_by_role("button", name="Send the offer to Bob").click()
-    expect(composer.locator("#message")).to_have_text(
+    expect(composer.locator(".message.error")).to_have_text(
         "This seat moved to another phone; ask the banker for a new rejoin code.", timeout=LIVE)
-    expect(composer.locator("#message form")).to_have_count(0)
+    expect(composer.locator(".message form")).to_have_count(0)
     expect(composer.get_by_role("heading", level=1)).to_have_text("Trade with Bob")
     composer.screenshot(path=artifacts / "phone-seat-moved-stale-tap.png")
 
