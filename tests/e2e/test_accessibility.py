@@ -5,8 +5,8 @@ Before the game and as it starts: the home page (house rules open), the join pag
 closed), the lobby on the host and a phone, the first turn on the host and the phones (the folded
 forms open). Mid-game on the host and the phones: a buy offer, an auction, the card picker, a debt
 and an incoming trade. Around a seat and at the end: the trade composer, the host's seat panel and
-the banker's composer for a seat, the rejoin QR and the "Take this seat" page; the end screens;
-the old phone of a seat taken by a new one; the error page.
+the banker's composer for a seat, the rejoin QR (and its page once replaced) and the "Take this
+seat" page; the end screens; the old phone of a seat taken by a new one; the error page.
 
 A phone screen is checked at 390 px, at 390 px with text at 200% and at 360 px with text at 200%;
 a host screen at 1440 px, at 1440 px with text at 200% and at 360 px with text at 200% (a tablet
@@ -276,14 +276,24 @@ def test_the_screens_around_a_seat_and_at_the_end(contexts, server, artifacts):
     expect(host.get_by_role("heading", level=1)).to_have_text("Trade for Bob with Ann")
     sweep.host(host, "trade-composer")
 
-    # A new phone for Ann: the rejoin QR on the host and the "Take this seat" page (taken at the end).
-    host.goto(f"/t/{code}")
-    host.locator("#seat-phones > summary").click()
-    host.once("dialog", lambda dialog: dialog.accept())
-    host.get_by_role("button", name="Rejoin code for Ann").click()
-    expect(host.get_by_role("heading", name="New phone for Ann")).to_be_visible()
+    # A new phone for Ann: the rejoin QR on the host and the "Take this seat" page (taken at the end);
+    # the first code's page once a newer code replaced it.
+    def new_code() -> str:
+        host.goto(f"/t/{code}")
+        host.locator("#seat-phones > summary").click()
+        host.once("dialog", lambda dialog: dialog.accept())
+        host.get_by_role("button", name="Rejoin code for Ann").click()
+        expect(host.get_by_role("heading", name="New phone for Ann")).to_be_visible()
+        return host.url
+
+    replaced = new_code()
     sweep.host(host, "rejoin")
     sweep.qr_named(host, "host-rejoin", "QR code to take Ann's seat on a new phone")
+    new_code()
+    host.goto(replaced)
+    expect(host.get_by_role("alert")).to_contain_text("This code no longer works")
+    sweep.host(host, "rejoin-replaced")
+    host.go_back()
     visitor = contexts.page("visitor", **PHONE)
     visitor.goto(host.locator("p.url").inner_text())
     expect(visitor.get_by_role("button", name="Take this seat")).to_be_visible()
