@@ -31,29 +31,34 @@ document.addEventListener("animationend", (event) => {
   if (event.animationName === "settle" && event.target.matches(".message")) event.target.remove();
 });
 
-// A form's answer never lies over a button. The host's wide screen keeps it in its top bar
-// (app.css); elsewhere #message floats over the page, so a refusal, which must be read, goes into
-// the page under the form it answers (a confirmation floats by, letting taps through).
+// A form's answer never lies over a button. A refusal, which must be read, goes into the page under
+// the form it answers, scrolled into view in its column, and the next try at any form clears it. A
+// confirmation shows in #message: the host's wide screen keeps it in its top bar (app.css); on a
+// phone it floats at the foot and lets taps through.
 function answerPlace(form) {
   const box = document.getElementById("message");
-  if (!box || !form?.isConnected || getComputedStyle(box).position !== "fixed") return box;
-  document.querySelectorAll(".answer").forEach((place) => place.remove());
+  if (!form?.isConnected) return box;
   const place = document.createElement("div");
   place.className = "answer";
   (form.closest(".row") ?? form).after(place);
   return place;
 }
+const clearAnswers = () => document.querySelectorAll(".answer").forEach((place) => place.remove());
+document.addEventListener("htmx:confirm", clearAnswers);
 document.addEventListener("htmx:beforeSwap", (event) => {
   if (event.detail.isError && event.detail.target?.id === "message") {
     event.detail.target = answerPlace(event.detail.requestConfig?.elt?.closest("form"));
   }
 });
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (event.detail.target?.matches?.(".answer")) event.detail.target.scrollIntoView({ block: "nearest" });
+});
 
-// On a phone, a tap's confirmation goes once the turn panel's latest line, in view, says the same
-// (the live update brings it there, before or after the answer): read twice, it said nothing new.
-// When the line is out of view, or the live connection is down, the confirmation stays.
+// A tap's confirmation goes once the turn panel's latest line, in view, says the same (the live
+// update brings it there, before or after the answer): read twice, it said nothing new. When the
+// line is out of view, or the live connection is down, the confirmation stays.
 function dropRepeatedMessage() {
-  const latest = document.querySelector("body.phone #turn .latest");
+  const latest = document.querySelector("#turn .latest");
   if (!latest) return;
   const box = latest.getBoundingClientRect();
   if (box.bottom <= 0 || box.top >= window.innerHeight) return;

@@ -195,7 +195,7 @@ def play_to_an_open_trade(server, code: str, host, ann, bob):
     # A buy offer: Ann rolls 1 + 2 onto Baltic Avenue.
     store_act(server, code, Actor(player=ann_id), type="roll", dice=[1, 2])
     expect(ann.locator("#turn .offer")).to_contain_text("Baltic Avenue is for sale", timeout=LIVE)
-    expect(host.locator("#turn .pending")).to_be_visible(timeout=LIVE)
+    expect(host.locator("#turn .act-for .offer")).to_be_visible(timeout=LIVE)
     yield "buy"
 
     # An auction: Ann declines, Bob bids; Ann's phone may bid, the host counts down.

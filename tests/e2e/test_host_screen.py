@@ -142,10 +142,10 @@ def test_the_host_fits_one_screen_at_every_stage_of_the_evening(contexts, server
                  ("Finn passes", "#turn .seat-bids form.inline button")]
     check_one_screen(host, "auction-seat", BOARD + MONEY + auction + seat_bids, counts, artifacts)
 
-    # A refusal shows in the top bar, over no control, and goes once read.
+    # A refusal shows under the bid it answers, over no control, and goes once read.
     host.locator("#turn .seat-bids").get_by_label("Bid for Finn").fill("5")
     host.locator("#turn .seat-bids .typed-bid button").click()
-    refusal = host.locator("#message .message.error")
+    refusal = host.locator("#turn .seat-bids .typed-bid + .answer .message.error")
     expect(refusal).to_have_text(f"A bid must be at least {money(21)}.")
     assert controls_under_messages(host)["under"] == []
     assert scrolled(host) == {"top": 0, "left": 0, "tall": 0, "wide": 0}
