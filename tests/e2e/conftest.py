@@ -2,13 +2,15 @@
 
 The server runs create_app() on a SQLite file in a temporary folder, in a background thread, on a
 free port, and is shut down after the session. The browser is Debian's /usr/bin/chromium driven
-by Playwright's sync API; every request that is not to 127.0.0.1 is aborted and recorded, so the
-tests never reach the internet (HTMX_CDN is off: the vendored htmx is served by the app). Any test
-fails whose pages broke the app's Content Security Policy: the policy must allow what they really use.
+by Playwright's sync API; every request that is not to 127.0.0.1 goes to a proxy that is not
+there, so it fails, and is recorded: the tests never reach the internet (HTMX_CDN is off: the
+vendored htmx is served by the app). Any test fails whose pages broke the app's Content Security
+Policy: the policy must allow what they really use.
 """
 
 import logging
 import re
+import socket
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -219,6 +221,13 @@ def server(tmp_path_factory):
         db.engine.dispose()
 
 
+def closed_port() -> int:
+    """A local port that nothing listens on (bound for a moment to find a free one, then let go)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not CHROMIUM.exists():
@@ -228,8 +237,12 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
-                                              headless=True)
+        # A proxy on a port nobody listens on, bypassed for the test server: a request anywhere else
+        # fails in the browser, with no round trip to this process (intercepting every request with
+        # a route, as before, added about 80 ms to each page load).
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True,
+                                              proxy={"server": f"http://127.0.0.1:{closed_port()}",
+                                                     "bypass": "127.0.0.1"})
         yield chromium
         chromium.close()
 
@@ -247,7 +260,7 @@ class Contexts:
     def page(self, name: str, **options):
         context = self.browser.new_context(base_url=self.server.url, **options)
         context.set_default_timeout(10_000)
-        context.route("**/*", self._only_local)
+        context.on("request", self._only_local)
         page = context.new_page()
         self.loads[name] = []
         page.on("framenavigated", lambda frame: frame.parent_frame is None
@@ -266,13 +279,11 @@ class Contexts:
         if "Content Security Policy" in msg.text:
             CSP_VIOLATIONS.append(f"{name}: {msg.text}")
 
-    def _only_local(self, route):
-        parts = urlsplit(route.request.url)
+    def _only_local(self, request):
+        """Records a request to anywhere but the test server (which the browser's proxy fails)."""
+        parts = urlsplit(request.url)
         if parts.scheme in ("http", "https") and parts.netloc != f"127.0.0.1:{self.server.port}":
-            self.blocked.append(route.request.url)
-            route.abort()
-        else:
-            route.continue_()
+            self.blocked.append(request.url)
 
     def close(self):
         for context in self.opened:
