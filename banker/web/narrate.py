@@ -68,6 +68,8 @@ def refusal(error: GameError, state: GameState | None, on_page: bool = False) ->
     labelled = on_page and params.get("field") in FIELD_LABELS
     if labelled:
         params = {**params, "field": FIELD_LABELS[params["field"]]}
+    if on_page and state and error.params.get("field") in MONEY_FIELDS:  # "from $1 to $1,000,000"
+        params.update({k: money(state, error.params[k]) for k in ("low", "high") if k in error.params})
     text = _(error.message).format(**params)
     return text[:1].upper() + text[1:] if labelled else text  # "The amount must be…"
 
@@ -357,6 +359,8 @@ GROUP_NAMES = Translated({
 
 
 # A form's fields as a refusal on its page names them (the API's messages keep the JSON names).
+# The form fields that hold money: a page says their bounds in the board's money.
+MONEY_FIELDS = frozenset({"amount", "cash", "per_house", "per_hotel", "high_bid"})
 FIELD_LABELS = Translated({
     "amount": N_("the amount"), "square": N_("the square"), "spaces": N_("the number of squares back"),
     "per_house": N_("the price for each house"), "per_hotel": N_("the price for each hotel"),

@@ -157,7 +157,7 @@ def test_messages_stay_clear_of_the_turn_heading_and_do_not_repeat_the_latest_li
     pay.get_by_label("To").select_option(label="the bank")
     pay.get_by_label("Amount").fill("0")
     pay.get_by_role("button", name="Pay").tap()
-    expect(pay.locator("form + .answer .message.error")).to_have_text("The amount must be from 1 to 1000000.",
+    expect(pay.locator("form + .answer .message.error")).to_have_text("The amount must be from $1 to $1,000,000.",
                                                                       timeout=LIVE)
     assert controls_under_messages(ann)["under"] == []
     ann.screenshot(path=artifacts / "phone-message-refused.png")

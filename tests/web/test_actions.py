@@ -75,7 +75,7 @@ REFUSALS = [
     pytest.param("phone", 1, {"type": "pay", "to": 1, "amount": 5}, "You cannot pay yourself.", id="pay-self"),
     pytest.param("phone", 1, {"type": "roll", "die1": 3}, "Tap the number on each die.", id="one-die"),
     pytest.param("host", None, {"type": "end_turn"}, "Ann has not rolled yet.", id="end-before-rolling"),
-    pytest.param("host", None, {"type": "bank_pay", "player": 1, "amount": 0}, "The amount must be from 1 to 1000000.",
+    pytest.param("host", None, {"type": "bank_pay", "player": 1, "amount": 0}, "The amount must be from $1 to $1,000,000.",
                  id="bank-pays-nothing"),
 ]
 

@@ -261,7 +261,7 @@ def test_another_card_of_each_kind_plays_from_the_phone(game, phone, host, typed
 @pytest.mark.parametrize("typed, says", [
     ({"effect-kind": "pay", "effect-amount": ""}, "This card needs the amount."),
     ({"effect-kind": "pay", "effect-amount": "twenty"}, "The amount must be a whole number."),
-    ({"effect-kind": "pay", "effect-amount": "0"}, "The amount must be from 1 to 1000000."),
+    ({"effect-kind": "pay", "effect-amount": "0"}, "The amount must be from $1 to $1,000,000."),
     ({"effect-kind": "move_to", "effect-square": "40"}, "The square must be from 0 to 39."),
     ({"effect-kind": "move_back", "effect-spaces": "-3"}, "The number of squares back must be from 1 to 39."),
     ({"effect-kind": "repairs", "effect-per_house": "0", "effect-per_hotel": "0"},
