@@ -95,7 +95,7 @@ def test_three_phones_bid_live_then_trade_the_deed(contexts, server, artifacts):
             assert not deadlines or shown.pop() > deadlines[-1][1]  # a new bid, a new deadline
             deadlines.append((bid, *{panel.locator(".countdown time").get_attribute("datetime")
                                      for panel in panels.values()}))
-        expect(close.get_by_role("button")).to_have_text(f"Sold to {bidder}")
+        expect(close.get_by_role("button")).to_have_text(f"Sell to {bidder} now")
         expect(auto).not_to_be_checked()          # the banker's choice survives the live refresh
         for name, phone in phones.items():
             expect(phone.locator("#turn .auction .mine")).to_have_count(1 if name == bidder else 0)

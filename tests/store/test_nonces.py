@@ -63,7 +63,7 @@ def test_the_banker_and_a_seat_never_share_a_nonce(app):
 
 
 def test_every_screen_of_the_banker_shares_its_nonces(app):
-    """Two laptops showing the same "Sold to" form send the same nonce: the sale is made once."""
+    """Two laptops showing the same "Sell to … now" form send the same nonce: the sale is made once."""
     table = new_table(2)
     laptops = [new_browser("banker") for _ in range(2)]
     for laptop in laptops:

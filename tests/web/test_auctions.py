@@ -100,7 +100,7 @@ def test_closing_with_a_stale_high_bid_is_refused_and_changes_nothing(game, host
     close = page_form(banker.page(), "close_auction")
     assert close.get("high_bid") == "10" and re.fullmatch("[0-9a-f]{32}", close.get("nonce"))
     assert close.attrs["data-countdown"] == "1-10"  # auction and high bid
-    assert close.label == "Sold to Ann"
+    assert close.label == "Sell to Ann now"
     game.ok(2, type="bid", amount=30)
     before = game.state()
 
@@ -120,7 +120,7 @@ def test_closing_with_a_stale_high_bid_is_refused_and_changes_nothing(game, host
     assert game.state() == before
 
     fresh = page_form(banker.page(), "close_auction")
-    assert (fresh.get("high_bid"), fresh.label) == ("30", "Sold to Bob") and fresh.get("nonce") != close.get("nonce")
+    assert (fresh.get("high_bid"), fresh.label) == ("30", "Sell to Bob now") and fresh.get("nonce") != close.get("nonce")
     banker.submit(fresh, htmx=htmx)
     state = game.state()
     assert state["auction"] is None and deed(state, 3)["owner"] == 2 and seat(state, 2)["cash"] == 1470

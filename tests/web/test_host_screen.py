@@ -218,7 +218,7 @@ def test_a_countdown_of_0_leaves_the_close_to_the_banker(client, host):
     game = play(new_game(client, rules={"auction_countdown_seconds": 0}), *AUCTION, (2, {"type": "bid", "amount": 10}))
     page = host(game).page()
     assert game.state()["auction"]["closes_at"] is None and 'class="countdown' not in page
-    assert "data-auto" not in page and page_form(page, "close_auction").label == "Sold to Bob"
+    assert "data-auto" not in page and page_form(page, "close_auction").label == "Sell to Bob now"
 
 
 def test_the_lobby_has_one_start_button_and_no_balances_yet(client, host):

@@ -94,7 +94,8 @@ def test_a_join_with_a_nonce_a_seat_already_used_takes_a_seat(client, lobby):
 
 
 def test_a_player_sending_the_banker_screens_nonce_first_does_not_block_the_banker(game3, host, phone):
-    """Even if a player learnt the nonce of the banker's "Sold to" form and used it first, the sale goes through."""
+    """Even if a player learnt the nonce of the banker's "Sell to … now" form and used it first, the sale
+    goes through."""
     play(game3, *AUCTION, (1, {"type": "bid", "amount": 10}))
     banker = host(game3)
     close = page_form(banker.page(), "close_auction")
