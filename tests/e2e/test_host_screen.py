@@ -177,6 +177,7 @@ def test_the_banker_acts_for_a_seat_without_a_phone_and_confirms_a_big_charge(co
     code = host.url.rsplit("/", 1)[1]
     ann, bob = (store_act(server, code, None, type="join", name=name, token=token).player
                 for name, token in (("Ann", "hat"), ("Bob", "car")))
+    expect(host.locator("ol.seats li")).to_have_count(2, timeout=LIVE)  # the start form names both
     host.get_by_role("button", name="Start in this order").click()
     expect(host.locator("#turn .whose")).to_contain_text("Ann's turn", timeout=LIVE)
     store_act(server, code, ann, **roll(1, 2))
