@@ -45,7 +45,11 @@ ENTRY = (Event.seq, Event.type, Event.actor, Event.payload, Event.effects, Event
 class LruCache:
     """A thread-safe least-recently-used cache of at most `size` values: get(key, make) returns the
     value kept for `key` (which becomes the most recently used), or keeps what make() returns,
-    dropping the least recently used value when full. The caches below, bounded."""
+    dropping the least recently used value when full. The caches below, bounded.
+
+    make() runs outside the lock (it may read the database); two threads missing the same key at
+    once both make a value, and both get the one kept first: every reader shares one value (a
+    game's rows, which readers fill in)."""
 
     def __init__(self, size: int):
         self.size = size
@@ -59,7 +63,8 @@ class LruCache:
                 return self._items[key]
         value = make()
         with self._lock:
-            self._items[key] = value
+            value = self._items.setdefault(key, value)
+            self._items.move_to_end(key)
             if len(self._items) > self.size:
                 self._items.popitem(last=False)
         return value
