@@ -358,9 +358,9 @@ GROUP_NAMES = Translated({
 })
 
 
-# A form's fields as a refusal on its page names them (the API's messages keep the JSON names).
-# The form fields that hold money: a page says their bounds in the board's money.
+# The form fields that hold money: a refusal on a page says their bounds in the board's money.
 MONEY_FIELDS = frozenset({"amount", "cash", "per_house", "per_hotel", "high_bid"})
+# A form's fields as a refusal on its page names them (the API's messages keep the JSON names).
 FIELD_LABELS = Translated({
     "amount": N_("the amount"), "square": N_("the square"), "spaces": N_("the number of squares back"),
     "per_house": N_("the price for each house"), "per_hotel": N_("the price for each hotel"),

@@ -94,9 +94,10 @@ def rejoin_live(code, player, rejoin):
     def screen(game, banker):
         if banker is None:
             raise Gone("")
-        if store.claim_state(game, player, rejoin) == "live":
+        claim = store.claim_state(game, player, rejoin)
+        if claim == "live":
             return Screen(game)  # no part of the page follows the game
-        page = _code_page(game, store.load_state(game), player, rejoin)
+        page = _code_page(game, store.load_state(game), player, rejoin, claim)
         raise Gone(render_template("table/_rejoin.html", oob=True, **page))
 
     return watch(code, "banker", screen)
@@ -114,10 +115,11 @@ def _banker_seat(code, player):
     return game, state
 
 
-def _code_page(game, state, player, rejoin) -> dict:
-    """What a rejoin code's page shows (templates/table/_rejoin.html): the QR only while it works."""
+def _code_page(game, state, player, rejoin, claim: str | None = None) -> dict:
+    """What a rejoin code's page shows (templates/table/_rejoin.html): the QR only while it works.
+    `claim`: the code's state (store.claim_state), when the caller has read it already."""
     page = {"code": game.code, "version": game.version, "seat": state.player(player), "rejoin": rejoin,
-            "claim": store.claim_state(game, player, rejoin), "back": url_for("table.page", code=game.code)}
+            "claim": claim or store.claim_state(game, player, rejoin), "back": url_for("table.page", code=game.code)}
     if page["claim"] == "live":
         url = public_url(url_for("join.rejoin", code=game.code, rejoin=rejoin))
         page.update(url=url, rejoin_qr=qr.svg(url), minutes=store.CLAIM_SECONDS // 60)
