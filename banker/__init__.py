@@ -31,7 +31,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         PUBLIC_URL=None,
         # Open live connections one process keeps (each holds a server thread; see cli.py).
         LIVE_CONNECTIONS=200,
-        LIVE_RENDERS=1,  # of them rendering at once (see web/live.py)
+        LIVE_RENDERS=1,  # renderers rendering at once (see live/screens.py)
         # A comment this often on an idle live connection keeps proxies from closing it and lets
         # the server notice a connection the browser closed.
         LIVE_HEARTBEAT_SECONDS=15,
@@ -55,9 +55,9 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from . import migrations, web
+    from . import live, migrations, web
     from .models import db
-    from .notifier import for_database
+    from .live import for_database
     from .store import sqlite_setup
 
     app.extensions["banker.notifier"] = for_database(app.config["SQLALCHEMY_DATABASE_URI"])
@@ -69,6 +69,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         # every start, at the cost of one query when it is there already.
         migrations.init_app(app, db)
     web.init_app(app)
+    live.init_app(app)
     return app
 
 

@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 from sqlalchemy import bindparam, delete, event, func, select, update
 
 from .models import Badge, Checkpoint, Claim, Event, Game, Seat, db
-from .notifier import announce, notifier
+from .live.memory import Commit, Entry as LogEntry
+from .live.notifier import announce, notifier
 from .rules import Actor, GameState, Settings, apply, new_game, parse, replay
 from .rules import effects as happened
 from .rules.actions import TAKE_BACK, UNDO, only_fields
@@ -256,7 +257,8 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
                 state, effects = apply(GameState.from_dict(row.state), action, actor, copy=False)
                 payload = action.to_dict()
             version = row.version + 1
-            if _save(row, actor, payload, state, effects, nonce):
+            entry = _save(row, actor, payload, state, effects, nonce)
+            if entry is not None:
                 player = _joined_player(payload["type"], effects)
                 if player is not None:
                     db.session.add(Seat(game_id=row.id, player_id=player,
@@ -265,7 +267,7 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
                         _give_badge(row.id, browser, player)
                 notifier().relay(db.session, code, version)  # other processes hear of it on commit
                 db.session.commit()
-                announce(code, version)
+                announce(code, version, Commit(code, version, state, entry))
                 return Outcome(version, effects, state, player)
             db.session.rollback()
         # The row lock makes a lost race rare (a database without one); the writers that lost it
@@ -323,22 +325,21 @@ def _actor(row, secret: str | None, browser: Browser | None, joining: bool) -> A
     return actor
 
 
-def _save(row, actor: Actor, payload: dict, state: GameState, effects: list, nonce: str | None) -> bool:
+def _save(row, actor: Actor, payload: dict, state: GameState, effects: list,
+          nonce: str | None) -> LogEntry | None:
     """Write the snapshot if nobody else did first, append the event and, every CHECKPOINT_EVERY
-    events and after an undo, a checkpoint; False on a lost race."""
+    events and after an undo, a checkpoint: the event's entry; None on a lost race."""
     version = row.version + 1
     snapshot = state.to_dict()
     saved = db.session.execute(_SNAPSHOT, {"game": row.id, "seen": row.version, "snapshot": snapshot,
                                            "new": version})
     if saved.rowcount != 1:
-        return False
-    db.session.execute(_EVENTS.insert(), {
-        "game_id": row.id, "seq": version, "actor": str(actor), "type": payload["type"], "payload": payload,
-        "effects": effects, "nonce": nonce, "created_at": datetime.now(UTC), "undone": False,
-    })
+        return None
+    entry = LogEntry(version, payload["type"], str(actor), payload, effects, datetime.now(UTC), False)
+    db.session.execute(_EVENTS.insert(), {"game_id": row.id, "nonce": nonce, **entry._asdict()})
     if version % CHECKPOINT_EVERY == 0 or payload["type"] == UNDO:
         db.session.execute(_CHECKPOINTS.insert(), {"game_id": row.id, "seq": version, "state": snapshot})
-    return True
+    return entry
 
 
 def _undo(row, actor: Actor, seq: int | None = None, take_back: bool = False) -> tuple[GameState, list, dict]:

@@ -1,11 +1,13 @@
 """Benchmark: the bytes a phone and the host screen download to show their page, in Chromium.
 
 A table of eight plays by itself (benchmarks/bot.py) to 1,500 events; then a fresh browser (empty
-cache) opens the host screen and the phone page of the seat with the most deeds, opens it again
-(a second visit: what is cached is not asked for again) and reloads it (the reload button: the
-page itself is asked for again). The server counts every byte of status line, headers and body
-it answers with (the live connection aside, which carries the changes afterwards), so the figures
-are what crossed the network, compressed or not, and the htmx files are counted apart.
+cache, holding the banker's or that seat's badge as live.session_cookie gives it: the badge in the
+app's database, the browser key in a signed cookie) opens the host screen and the phone page of the
+seat with the most deeds, opens it again (a second visit: what is cached is not asked for again)
+and reloads it (the reload button: the page itself is asked for again). The server counts every
+byte of status line, headers and body it answers with (the live connection aside, which carries
+the changes afterwards), so the figures are what crossed the network, compressed or not, and the
+htmx files are counted apart.
 
 Run: .venv/bin/python benchmarks/first_load.py   (about half a minute; prints a table; asserts nothing)
 """
@@ -80,9 +82,10 @@ def main() -> None:
     table.play_until(EVENTS)
     # The phone with the most deeds: the largest wallet, the largest page.
     deeds = {pid: sum(d["owner"] == pid for d in table.state["deeds"]) for pid in table.seats}
-    richest = table.seats[max(deeds, key=deeds.get)]
-    host = (f"/t/{table.code}", session_cookie(server, server.secret_key, "banker", table.code, table.banker))
-    phone = (f"/p/{table.code}", session_cookie(server, server.secret_key, "seat", table.code, richest))
+    richest = max(deeds, key=deeds.get)
+    database = server.app.config["SQLALCHEMY_DATABASE_URI"]
+    host = (f"/t/{table.code}", session_cookie(database, server.secret_key, "banker", table.code))
+    phone = (f"/p/{table.code}", session_cookie(database, server.secret_key, "seat", table.code, richest))
     # Over plain http to a LAN address Chromium asks for gzip and deflate only (br and zstd need
     # https, or localhost as here): both ways.
     screens = {("host", "localhost"): (*host, {}), ("phone", "localhost"): (*phone, {}),

@@ -12,15 +12,21 @@ port instead: which worker gets which connection is then the kernel's choice.)
 
 Every screen follows the pages' protocol as benchmarks/live.py does (GET <screen>/live?v=<version>
 with the page's session cookie, then Server-Sent Events; on a dropped connection, reconnect with
-Last-Event-ID). Each table plays through the JSON API (benchmarks/bot.py decides what) at a table's
-pace: one action every PACE seconds, so the sixteen tables together make about 25 changes a second.
-After a warm-up it measures, over MEASURE seconds: the action's round trip; how long a change takes
+Last-Event-ID). Its cookie and its badge are made as live.session_cookie makes them: the badge
+written into the benchmark's PostgreSQL database (DATABASE_URL), as joining the game would. Each
+table plays through the JSON API (benchmarks/bot.py decides what) at a table's pace: one action
+every PACE seconds, so the sixteen tables together make about 25 changes a second. After a
+warm-up it measures, over MEASURE seconds: the action's round trip; how long a change takes
 to be on all nine screens of its table (from the moment the action is sent until every screen has
 received an update carrying that version or a newer one), and apart, on the screens of the process
 that took the action and of the others; the share of 503 (busy) and other answers; the CPU of the
 server processes (gunicorn's masters and workers: utime + stime) per change, PostgreSQL's, its
 own, and what else the machine was running meanwhile (other load there slows every figure); and
 what the database did.
+
+The servers run the `banker` this script imports (PYTHONPATH first, else the installed project;
+gunicorn starts in its folder): `PYTHONPATH=<worktree> .venv/bin/python benchmarks/hosted.py`
+measures another checkout's code.
 
 Run: .venv/bin/python benchmarks/hosted.py   (about 75 seconds; prints a table; asserts nothing)
      .venv/bin/python benchmarks/hosted.py --pace 1.5-3   (a table's pace at a real table)
@@ -51,10 +57,15 @@ import live
 from live import TOKENS, percentile, session_cookie
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # for tests.postgres; `banker` comes from PYTHONPATH first, as below
 
+import banker
 from tests.postgres import Server as Postgres
 from tests.postgres import free_port
+
+# The code measured: the `banker` this process imports (PYTHONPATH first, else the installed
+# project), which the servers run too and whose models session_cookie writes badges with.
+CODE = Path(banker.__file__).resolve().parent.parent
 
 TABLES = 16
 PROCESSES = 4
@@ -137,7 +148,7 @@ class Servers:
                     [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
                      "--worker-class", "gthread", "--threads", str(THREADS), "--keep-alive", "75",
                      "--graceful-timeout", "3", "--timeout", "60", "banker:create_app()"],
-                    cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+                    cwd=CODE, env=env, stdout=log, stderr=subprocess.STDOUT))
         try:
             for port, master in zip(self.ports, self.masters):
                 self._wait_ready(port, master)
@@ -232,13 +243,6 @@ def own_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-class Port:
-    """One server address (what live.session_cookie needs of a server)."""
-
-    def __init__(self, port: int):
-        self.port = port
-
-
 class Client:
     """One keep-alive HTTP connection to one server process, for the JSON API; counts the answers."""
 
@@ -281,7 +285,7 @@ class Table:
     """A game of eight seats through the API of one process, its nine screens on the processes
     after it, and the record of its actions: (sent, round trip, status, version made or None)."""
 
-    def __init__(self, number: int, ports: list[int], secret_key: str, rng: random.Random):
+    def __init__(self, number: int, ports: list[int], database: str, secret_key: str, rng: random.Random):
         self.rng = rng
         self.port = ports[number % len(ports)]
         self.api = Client(self.port)
@@ -294,11 +298,11 @@ class Table:
         _, body = self.act("banker", {"type": "start", "order": list(self.seats)})
         self.state = body["state"]
         # The host screen, then the phones, dealt over the processes from the one after the API's.
-        pages = [("t", "banker", self.banker)] + [("p", "seat", token) for token in self.seats.values()]
+        pages = [("t", "banker", None)] + [("p", "seat", player) for player in self.seats]
         self.screens = []
-        for i, (area, kind, secret) in enumerate(pages):
+        for i, (area, role, player) in enumerate(pages):
             port = ports[(number + 1 + i) % len(ports)]
-            cookie = session_cookie(Port(port), secret_key, kind, self.code, secret)
+            cookie = session_cookie(database, secret_key, role, self.code, player)
             self.screens.append(Screen(port, f"/{area}/{self.code}/live", cookie, self.state["version"]))
         self.actions: list[tuple[float, float, int, int | None]] = []
 
@@ -336,8 +340,8 @@ def run(one_port: bool) -> dict:
         rng = random.Random(2026)
         seeds = [rng.random() for _ in range(TABLES)]
         with ThreadPoolExecutor(8) as pool:
-            tables = list(pool.map(lambda n: Table(n, servers.ports, servers.secret_key, random.Random(seeds[n])),
-                                   range(TABLES)))
+            tables = list(pool.map(lambda n: Table(n, servers.ports, database.url, servers.secret_key,
+                                                   random.Random(seeds[n])), range(TABLES)))
         screens = [screen for table in tables for screen in table.screens]
         for screen in screens:
             screen.start()

@@ -6,10 +6,25 @@ protocol exactly: each holds one live connection (GET <screen>/live?v=<version> 
 session cookie, then Server-Sent Events; on a dropped connection, reconnect with Last-Event-ID)
 and sends nothing else. Players act through the JSON API (benchmarks/bot.py decides what).
 
+Each browser holds the cookie a page would have given it (a random browser key, Flask-signed with
+the server's secret key) and the server its badge, which the benchmark writes into the server's
+database (the SQLite file of its instance folder) as creating or joining the game would have: see
+session_cookie.
+
 At 10, 1,000 and 5,000 events it prints: how long a change takes to reach every screen (from the
-moment the action is sent), requests per screen per change and while idle, server CPU per change
-(the action and all nine screens), the action's round trip, and undo's; then, with 64 live
-connections open (8 tables of 8), how many actions per second one process answers.
+moment the action is sent), requests per screen per change and while idle, the bytes one change
+pushes to the host screen and to a phone (the median over the changes, and over the phones, of the
+`update` events' bytes as the stream carries them: the `id:`, `event:` and `data:` lines and the
+blank line that ends them, without HTTP's chunk framing), server CPU per change (the action and all
+nine screens), the action's round trip, and undo's. Then, two load phases of four clients sending
+the banker's bank_pay at once, as fast as they are answered, for LOAD_SECONDS: with 64 live
+connections open (8 tables of 8: host + 7 phones each; each action to a table drawn at random), and
+at one table of 8 (host + 7 phones watching; every action to it): actions per second one process
+answers, and the action's p95.
+
+The server imports `banker` from where this script does: PYTHONPATH first, else the installed
+project; so `cd <worktree> && PYTHONPATH=<worktree> .venv/bin/python benchmarks/live.py` measures
+another checkout's code (the line "code measured" names it).
 
 Run: .venv/bin/python benchmarks/live.py   (about two minutes; prints a table; asserts nothing)
 """
@@ -42,6 +57,7 @@ def serve(port: int, instance: str) -> None:
     """The server process: the app as `banker` serves it, counting requests (GET /_requests)."""
     from waitress import serve as waitress_serve
 
+    import banker
     from banker import create_app
     from banker.cli import server_options
 
@@ -59,21 +75,30 @@ def serve(port: int, instance: str) -> None:
         return inner(environ, start_response)
 
     app.wsgi_app = counting
-    print("serving", flush=True)
+    print("serving", banker.__file__, flush=True)
     waitress_serve(app, host="127.0.0.1", port=port, **server_options(app))
 
 
 class Server:
-    """The server process, its CPU time and its request count."""
+    """The server process, its CPU time and its request count; its database is the SQLite file of
+    its instance folder (create_app's default)."""
 
     def __init__(self):
+        import banker
+
         self.folder = Path(tempfile.mkdtemp())
+        self.database = "sqlite:///" + str(self.folder / "banker.sqlite")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
+        # The server imports `banker` from where this process does (PYTHONPATH, else the installed
+        # project): the code measured, whose models session_cookie writes badges with.
+        self.code = Path(banker.__file__).resolve().parent.parent
+        paths = [str(self.code), *filter(None, [os.environ.get("PYTHONPATH")])]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
         self.process = subprocess.Popen([sys.executable, __file__, "--serve", str(self.port), str(self.folder)],
-                                        stdout=subprocess.PIPE, text=True)
-        assert self.process.stdout.readline().strip() == "serving"
+                                        stdout=subprocess.PIPE, text=True, env=env)
+        assert self.process.stdout.readline().strip() == f"serving {banker.__file__}"
         for _ in range(100):
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
@@ -113,34 +138,48 @@ class Client:
         return data.decode() if raw else (response.status, json.loads(data))
 
 
-def session_cookie(server: Server, secret_key: str, kind: str, code: str, token: str) -> str:
-    """The cookie of a browser that created the game (kind "banker") or joined it ("seat"): a
-    cookie of the kind browsers kept before badges (the game's secret in it, signed as Flask signs
-    it with the server's key) is shown to the server once, which answers with the browser's key
-    and keeps the badge."""
+def session_cookie(database: str, secret_key: str, role: str, code: str, player: int | None = None) -> str:
+    """The session cookie of a browser holding the banker's badge (role "banker") or seat
+    `player`'s (role "seat") in game `code`, as creating the game on the home page or joining it
+    leaves it. The benchmark's tables are made through the API, which gives no browser a badge (a
+    browser's cookie keeps only its random key; what it holds in each game is kept on the server,
+    see banker/web/seats.py): so the benchmark does what a join does, straight in the server's
+    database (`database`, an SQLAlchemy URL): a new browser key, the badge under the key's hash,
+    and a cookie keeping the key, signed as Flask signs it, with the server's secret key."""
     from flask import Flask
     from flask.sessions import SecureCookieSessionInterface
+    from sqlalchemy import create_engine, insert, select
 
+    from banker.models import Badge, Game
+    from banker.store import new_token, token_hash
+
+    key = new_token()
+    # Each statement its own transaction: the server writes to the same database meanwhile.
+    engine = create_engine(database, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            games = Game.__table__
+            game = connection.execute(select(games.c.id).where(games.c.code == code)).scalar_one()
+            connection.execute(insert(Badge.__table__).values(browser_hash=token_hash(key), game_id=game,
+                                                              role=role, player_id=player))
+    finally:
+        engine.dispose()
     app = Flask("cookie")
     app.secret_key = secret_key
     signer = SecureCookieSessionInterface().get_signing_serializer(app)
-    old = "session=" + signer.dumps({kind: {code: token}, "_permanent": True})
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    connection.request("GET", f"/{'t' if kind == 'banker' else 'p'}/{code}", headers={"Cookie": old})
-    response = connection.getresponse()
-    response.read()
-    connection.close()
-    return response.getheader("Set-Cookie").split(";", 1)[0]
+    return "session=" + signer.dumps({"browser": key, "_permanent": True})
 
 
 class Screen(threading.Thread):
     """One page's live connection to the server on `port`, following the pages' protocol; notes
-    when each version arrives (in the order they come) and the status of each connection it opens."""
+    when each version arrives (in the order they come), the bytes of the `update` event that
+    brought it, and the status of each connection it opens."""
 
     def __init__(self, port: int, path: str, cookie: str, version: int):
         super().__init__(daemon=True)
         self.port, self.path, self.cookie, self.version = port, path, cookie, version
         self.arrived: dict[int, float] = {}
+        self.sizes: dict[int, int] = {}  # version: bytes of its event (its lines and the blank line)
         self.statuses: Counter = Counter()
         self.connected = threading.Event()
         self.stopping = False
@@ -183,11 +222,14 @@ class Screen(threading.Thread):
                 time.sleep(1)  # the browser's retry delay (the stream's `retry: 1000`)
 
     def _event(self, block: bytes):
-        for line in block.split(b"\n"):
+        lines = block.split(b"\n")
+        for line in lines:
             if line.startswith(b"id: "):
                 with self.changed:
                     self.version = int(line[4:])
                     self.arrived[self.version] = time.perf_counter()
+                    if b"event: update" in lines:
+                        self.sizes[self.version] = len(block) + 2
                     self.changed.notify_all()
 
     def wait_for(self, version: int, timeout: float = 5) -> bool:
@@ -231,11 +273,12 @@ class Table:
 
     def screens(self, phones: int = 8) -> list[Screen]:
         """The banker's host screen and `phones` phones, connected at the current version."""
-        key, version = self.server.secret_key, self.state["version"]
-        screens = [Screen(self.server.port, f"/t/{self.code}/live", session_cookie(self.server, key, "banker", self.code, self.banker),
-                          version)]
-        screens += [Screen(self.server.port, f"/p/{self.code}/live", session_cookie(self.server, key, "seat", self.code, token), version)
-                    for token in list(self.seats.values())[:phones]]
+        server, version = self.server, self.state["version"]
+        screens = [Screen(server.port, f"/t/{self.code}/live",
+                          session_cookie(server.database, server.secret_key, "banker", self.code), version)]
+        screens += [Screen(server.port, f"/p/{self.code}/live",
+                           session_cookie(server.database, server.secret_key, "seat", self.code, player), version)
+                    for player in list(self.seats)[:phones]]
         for screen in screens:
             screen.start()
         for screen in screens:
@@ -255,7 +298,7 @@ def measure(server: Server, table: Table) -> dict:
     time.sleep(IDLE_SECONDS)
     idle = {"requests": server.requests() - idle_requests, "cpu_ms_per_s": (server.cpu() - idle_cpu) * 1000 / IDLE_SECONDS}
 
-    latencies, round_trips, changes = [], [], 0
+    latencies, round_trips, changes, host_bytes, phone_bytes = [], [], 0, [], []
     requests, cpu, calls = server.requests(), server.cpu(), table.api.calls
     while changes < CHANGES:
         sent = time.perf_counter()
@@ -271,6 +314,10 @@ def measure(server: Server, table: Table) -> dict:
         for screen in screens:
             screen.wait_for(version)
             latencies.append(screen.arrived.get(version, time.perf_counter() + 60) - sent)
+        # What the change pushed to each screen: its event (its events, if it made more than one version).
+        pushed = [sum(screen.sizes.get(v, 0) for v in range(before + 1, version + 1)) for screen in screens]
+        host_bytes.append(pushed[0])
+        phone_bytes += pushed[1:]
     cpu_per_change = (server.cpu() - cpu) * 1000 / changes
     # What the server received, less the players' own API calls: what the screens asked for.
     screen_requests = (server.requests() - requests - (table.api.calls - calls)) / (changes * len(screens))
@@ -291,27 +338,32 @@ def measure(server: Server, table: Table) -> dict:
         screen.close()
     return {"events": before, "p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95),
             "per_change": screen_requests, "idle": idle["requests"] / len(screens), "idle_cpu": idle["cpu_ms_per_s"],
-            "cpu": cpu_per_change, "rt50": percentile(round_trips, 0.5), "rt95": percentile(round_trips, 0.95),
+            "cpu": cpu_per_change,
+            "host_bytes": percentile(host_bytes, 0.5), "phone_bytes": percentile(phone_bytes, 0.5),
+            "rt50": percentile(round_trips, 0.5), "rt95": percentile(round_trips, 0.95),
             "bb50": percentile(back_to_back, 0.5), "bb95": percentile(back_to_back, 0.95),
             "undo50": percentile(undos, 0.5), "undo95": percentile(undos, 0.95)}
 
 
-def throughput(server: Server, rng: random.Random) -> tuple[float, float]:
-    """Actions per second from four clients while 64 live connections (8 tables of 8: the banker's
-    screen and seven phones each) are open and get every push. The 64 pages are read by one thread
-    that only counts what arrives, so that the benchmark's own work stays small beside the server's."""
-    tables = [Table(server, random.Random(rng.random())) for _ in range(8)]
+def throughput(server: Server, rng: random.Random, count: int) -> dict:
+    """Actions per second (the banker's bank_pay, each to a table drawn at random) from four clients
+    at once while `count` tables of 8 have their live connections open (the banker's screen and
+    seven phones each) and get every push; the actions' p95, how many were answered otherwise than
+    200, and the pushes the screens got. The pages are read by one thread that only counts what
+    arrives, so that the benchmark's own work stays small beside the server's."""
+    tables = [Table(server, random.Random(rng.random())) for _ in range(count)]
     streams = []
     for table in tables:
-        key, version = server.secret_key, table.state["version"]
-        cookies = [("t", session_cookie(server, key, "banker", table.code, table.banker))]
-        cookies += [("p", session_cookie(server, key, "seat", table.code, token)) for token in list(table.seats.values())[:7]]
+        version = table.state["version"]
+        cookies = [("t", session_cookie(server.database, server.secret_key, "banker", table.code))]
+        cookies += [("p", session_cookie(server.database, server.secret_key, "seat", table.code, player))
+                    for player in list(table.seats)[:7]]
         for screen, cookie in cookies:
             stream = socket.create_connection(("127.0.0.1", server.port))
             stream.sendall(f"GET /{screen}/{table.code}/live?v={version} HTTP/1.1\r\nHost: x\r\n"
                            f"Accept: text/event-stream\r\nCookie: {cookie}\r\n\r\n".encode())
             streams.append(stream)
-    assert len(streams) == 64
+    assert len(streams) == 8 * count
     pushed, reading = [0], [True]
 
     def read_all():
@@ -325,16 +377,17 @@ def throughput(server: Server, rng: random.Random) -> tuple[float, float]:
     reader = threading.Thread(target=read_all)
     reader.start()
     time.sleep(1)
-    done, times, stop = [0], [], time.perf_counter() + LOAD_SECONDS
+    done, times, statuses, stop = [0], [], Counter(), time.perf_counter() + LOAD_SECONDS
 
     def client():
         api = Client(server)
         while time.perf_counter() < stop:
-            table = tables[rng.randrange(8)]
+            table = tables[rng.randrange(count)]
             start = time.perf_counter()
-            api.call("POST", f"/api/games/{table.code}/actions",
-                     {"type": "bank_pay", "player": rng.randint(1, 8), "amount": 5}, table.banker)
+            status, _ = api.call("POST", f"/api/games/{table.code}/actions",
+                                 {"type": "bank_pay", "player": rng.randint(1, 8), "amount": 5}, table.banker)
             times.append(time.perf_counter() - start)
+            statuses[status] += 1
             done[0] += 1
 
     workers = [threading.Thread(target=client) for _ in range(4)]
@@ -347,7 +400,8 @@ def throughput(server: Server, rng: random.Random) -> tuple[float, float]:
     reader.join()
     for stream in streams:
         stream.close()
-    return done[0] / LOAD_SECONDS, percentile(times, 0.95), pushed[0]
+    return {"per_second": done[0] / LOAD_SECONDS, "p95": percentile(times, 0.95), "pushes": pushed[0],
+            "refused": done[0] - statuses[200]}
 
 
 def main() -> None:
@@ -359,13 +413,16 @@ def main() -> None:
         for events in LENGTHS:
             table.play_until(events)
             rows.append(measure(server, table))
-        per_second, load_p95, pushes = throughput(server, rng)
+        loads = [("64 live connections open (8 tables of 8)", throughput(server, rng, 8), " (target >= 200)"),
+                 ("one table of 8 (host + 7 phones watching)", throughput(server, rng, 1), "")]
     finally:
         server.stop()
     ms = lambda a, b: f"{a * 1e3:.1f} / {b * 1e3:.1f} ms"
     figures = [
         ("change visible on all 9 screens, p50 / p95", lambda r: ms(r["p50"], r["p95"]), "p95 <= 50 ms"),
         ("requests per screen per change", lambda r: f"{r['per_change']:.2f}", "<= 1"),
+        ("host bytes per change", lambda r: f"{r['host_bytes']:,.0f} B", ""),
+        ("phone bytes per change", lambda r: f"{r['phone_bytes']:,.0f} B", ""),
         ("requests per screen while idle (5 s)", lambda r: f"{r['idle']:.2f}", "0"),
         ("server CPU while idle", lambda r: f"{r['idle_cpu']:.1f} ms/s", ""),
         ("server CPU per change (action + 9 screens)", lambda r: f"{r['cpu']:.1f} ms", "<= 40 ms"),
@@ -373,13 +430,17 @@ def main() -> None:
         ("action round trip, back to back, p50 / p95", lambda r: ms(r["bb50"], r["bb95"]), "p95 <= 5 ms"),
         ("undo round trip, p50 / p95", lambda r: ms(r["undo50"], r["undo95"]), "<= 20 ms, flat"),
     ]
+    print(f"code measured: {server.code}")
     print(f"{'events in the game:':<46}" + "".join(f"{r['events']:>18,}" for r in rows) + "   target")
     for label, show, target in figures:
         print(f"{label:<46}" + "".join(f"{show(r):>18}" for r in rows) + f"   {target}")
-    print(f"\n64 live connections open (8 tables of 8), 4 clients acting at once: {per_second:.0f} actions/s "
-          f"(target >= 200), action p95 {load_p95 * 1e3:.1f} ms; the screens got {pushes:,} pushes, "
-          f"{pushes / (per_second * LOAD_SECONDS * 8):.0%} of one per screen per action (under load a screen "
-          "shows the newest version, skipping those in between)")
+    print()
+    for what, load, target in loads:
+        refused = f" ({load['refused']} answered otherwise than 200)" if load["refused"] else ""
+        print(f"{what}, 4 clients acting at once: {load['per_second']:.0f} actions/s{refused}{target}, "
+              f"action p95 {load['p95'] * 1e3:.1f} ms; the screens got {load['pushes']:,} pushes, "
+              f"{load['pushes'] / (load['per_second'] * LOAD_SECONDS * 8):.0%} of one per screen per action")
+    print("(under load a screen shows the newest version, skipping those in between)")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
-"""Benchmark, in process: what one change costs the live connections of a table's nine screens
-(the host and eight phones), rendered as the live connection renders them (a part whose inputs
-did not change is not rendered again), and which templates that time goes to, at about 60 and
-1,000 events.
+"""Benchmark, in process: what one change costs the renderer of a table's nine screens (the host
+and eight phones), rendered as the game's renderer renders them (from the memory's Known; a part
+whose inputs did not change is not rendered again), and which templates that time goes to, at
+about 60 and 1,000 events. `--profile` prints where the time goes, by function, instead.
 
 Run: .venv/bin/python benchmarks/live_parts.py   (prints a table; asserts nothing)
 """
@@ -17,7 +17,9 @@ from bot import next_move
 from banker import create_app, store
 from banker.rules import Actor, GameError
 from banker.rules.view import state_json
-from banker.web import live
+from flask import g
+
+from banker.live import screens as live
 from banker.web.context import PhoneScreen, TableScreen
 
 NAMES = (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat"), ("Ed", "ship"), ("Flo", "iron"),
@@ -61,11 +63,14 @@ def main() -> None:
             live.render_template = timed
             shown: dict = {}
             total = 0.0
+            memory = app.extensions["banker.memory"]
             with app.test_request_context():
+                g.live_marks = True
                 for _ in range(CHANGES):
                     move()
-                    game = store.find_game(code)
+                    version = store.find_game(code).version
                     start = time.perf_counter()
+                    game = memory.newest(code, version)
                     screens = [("host", TableScreen(game, True))] + [(p, PhoneScreen(game, p)) for p in range(1, 9)]
                     for key, screen in screens:
                         shown[key] = live.render_parts(screen, shown.get(key))

@@ -2,7 +2,7 @@
 
 import threading
 
-from banker.notifier import LocalNotifier
+from banker.live.notifier import LocalNotifier
 
 
 def waiting(notifier, code, seen, timeout=5):

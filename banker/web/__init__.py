@@ -2,7 +2,6 @@
 
 import hashlib
 import hmac
-import secrets
 from dataclasses import dataclass
 
 from flask import Flask, current_app, render_template, request
@@ -12,7 +11,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from . import amounts, api, assets, card_effects, headers, home, join, languages, ledger, limits, live, player, rulebook, table
+from . import amounts, api, assets, card_effects, headers, home, join, languages, ledger, limits, player, rulebook, table
 from ..rules.mortgages import lift_cost, transfer_fee
 from ..store import CODE_ALPHABET, CODE_LENGTH
 from .names import square_choices, square_name, square_names
@@ -97,7 +96,6 @@ def init_app(app: Flask) -> None:
                    timezone_selector=languages.zone)
     languages.init_app(app)
     ledger.init_app(app)
-    live.init_app(app)
     for blueprint in (home.bp, table.bp, player.bp, join.bp, api.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
@@ -107,7 +105,7 @@ def init_app(app: Flask) -> None:
                                  square_names=square_names, square_choices=square_choices,
                                  another_card_fields=card_effects.another_card_fields)
     app.jinja_env.globals.update(scripts=SCRIPTS,
-                                 nonce=lambda: secrets.token_urlsafe(16), shared_nonce=shared_nonce,
+                                 shared_nonce=shared_nonce,
                                  language_tag=languages.tag, language_switch=languages.switch,
                                  lift_cost=lift_cost, fee=transfer_fee)
     app.jinja_env.globals.update(token_names=TOKEN_NAMES, group_names=GROUP_NAMES, buildings_text=buildings)

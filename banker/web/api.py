@@ -7,7 +7,7 @@ from .. import store
 from ..rules.errors import GameError
 from ..rules.view import state_json
 from . import countdown
-from .context import public_url
+from .context import known, public_url
 from .ledger import told
 from .narrate import refusal
 
@@ -124,7 +124,7 @@ def _state(game, state, version: int) -> dict:
     banker closes it by hand. `game` is the game at `version`, or its code."""
     shown = state_json(state, version)
     if shown["auction"] is not None:
-        game = store.find_game(game) if isinstance(game, str) else game
+        game = known(store.find_game(game) if isinstance(game, str) else game)
         end = countdown.closes_at(game, state) if game.version == version else None
         shown["auction"]["closes_at"] = countdown.iso(end)
     return shown
@@ -135,10 +135,10 @@ def events(code):
     game, actor, failure = _game_and_actor(code)
     if failure:
         return failure
-    current = store.load_state(game)
+    game = known(game)
     return jsonify(events=[
         {"seq": e.seq, "time": e.created_at.isoformat(), "actor": e.actor, "type": e.type,
-         "action": e.payload, "effects": e.effects, "text": told(game, current, e),
+         "action": e.payload, "effects": e.effects, "text": told(game, game.state, e),
          "undone": e.undone}
         for e in reversed(store.history(game))
     ])

@@ -1,6 +1,8 @@
 """What each part of a screen shows: one small builder per piece, so a part never pays for the rest.
 
-A screen (the host's, or one phone's) of a game as it is now is a `Screen`. Each part (a
+A screen (the host's, or one phone's) of a game at one version is a `Screen`, made from the game
+as the live path's memory knows it (a `Known`: its state decoded once, its newest entries), so a
+screen reads nothing from the database for an ordinary change. Each part (a
 fragment such as the wallet) names the pieces it needs in the screen's `PARTS`; each piece is a
 property returning template variables, built on first use. A full page asks for every part; a live
 update asks for each part once and shares the pieces the parts have in common.
@@ -18,6 +20,7 @@ from urllib.parse import urlsplit
 from flask import abort, current_app, request, url_for
 
 from .. import qr, store
+from ..live.memory import Known
 from ..models import Game
 from ..rules import Actor, legal_actions
 from ..rules.bankruptcy import owed, raisable_cash
@@ -32,6 +35,11 @@ from . import card_effects, countdown, ledger
 from .card_texts import card_text
 from .chart import worth_chart
 from .narrate import explain, refusal
+
+
+def known(game: Game) -> Known:
+    """The game at the version its row was read at, from the live path's memory when it has it."""
+    return current_app.extensions["banker.memory"].known(game)
 
 
 def public_url(path: str) -> str:
@@ -98,12 +106,9 @@ class Screen:
     # Template variables, or "state.<field>", that decide all of a part's HTML.
     DEPENDS: dict[str, tuple[str, ...]] = {}
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Known):
         self.game = game
-
-    @cached_property
-    def state(self) -> GameState:
-        return store.load_state(self.game)
+        self.state: GameState = game.state  # shared by every screen of the version: only read
 
     def context(self, parts=None) -> dict:
         """Template variables for these parts (default: the whole page)."""
@@ -199,7 +204,7 @@ class TableScreen(Screen):
     }
     DEPENDS = {"board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels")}
 
-    def __init__(self, game: Game, banker: bool, seat: int | None = None):
+    def __init__(self, game: Known, banker: bool, seat: int | None = None):
         """`seat`: the seat the banker picked to act for (a player without a phone), if any."""
         super().__init__(game)
         self.banker = banker
@@ -259,14 +264,14 @@ class TableScreen(Screen):
         if not auction or not self.banker:
             return {"auction_key": None}
         key = f"{auction.id}-{auction.high_bid}"
-        undos = store.undo_count(self.game)
+        undos = self.game.undos
         return {"auction_key": f"{key}-u{undos}" if undos else key}
 
     @cached_property
     def time_limit(self) -> dict:
         """The optional time limit: its deadline (ISO time, for the page's clock) and what is left."""
         minutes = self.state.settings.time_limit_minutes
-        started = store.started_at(self.game) if minutes and self.state.status == "playing" else None
+        started = self.game.started_at if minutes and self.state.status == "playing" else None
         if started is None:
             return {"time_left": None, "deadline": None}
         deadline = started.replace(tzinfo=UTC) + timedelta(minutes=minutes)
@@ -276,7 +281,7 @@ class TableScreen(Screen):
     @cached_property
     def undoable(self) -> dict:
         """What Undo would take back, in words, and its entry (None when nothing can be undone)."""
-        last = store.last_live_event(self.game.id) if self.banker else None
+        last = self.game.last_live() if self.banker else None
         if last is None or last.type == "join":
             return {"undoable": None}
         return {"undoable": ledger.told(self.game, self.state, last), "undoable_seq": last.seq}
@@ -310,7 +315,7 @@ class PhoneScreen(Screen):
         "trades": ("me", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
     }
 
-    def __init__(self, game: Game, player: int):
+    def __init__(self, game: Known, player: int):
         super().__init__(game)
         self.player = player
 
@@ -340,8 +345,7 @@ class PhoneScreen(Screen):
     @cached_property
     def take_back(self) -> dict:
         """This player's own newest action, in words, while they may take it back (else None)."""
-        recent = ledger.entries(self.game)
-        newest = recent[0] if recent else None
+        newest = self.game.entries[0] if self.game.entries else None
         mine = may_take_back(Actor(player=self.player), Entry.of(newest, self.game.version))
         return {"take_back": ledger.told(self.game, self.state, newest) if mine else None}
 
@@ -415,7 +419,7 @@ def composer_context(game: Game, player: int, partner: int, banker: bool = False
     """The trade composer: what each of the two players could put on the table. `banker`: the banker
     composes it for `player`, a seat without a phone (`seat` in the template; None on the phone).
     404 unless both are different players still in the game."""
-    screen = PhoneScreen(game, player)
+    screen = PhoneScreen(known(game), player)
     state = screen.state
     if player == partner or not all(state.has_player(p) and not state.player(p).bankrupt
                                     for p in (player, partner)):

@@ -9,25 +9,24 @@ a bid or the close back, and then the auction deserves its full countdown again)
 import math
 from datetime import UTC, datetime, timedelta
 
-from ..models import Game
+from ..live.memory import Known
 from ..rules.state import GameState
-from . import ledger
 
 
-def closes_at(game: Game, state: GameState) -> datetime | None:
+def closes_at(game: Known, state: GameState) -> datetime | None:
     """When the open auction closes by itself; None while nobody has bid, when the banker closes it
     by hand (a countdown of 0), or if the bid is older than the newest entries the history reads."""
     auction, seconds = state.auction, state.settings.auction_countdown_seconds
     if auction is None or auction.high_bidder is None or not seconds:
         return None
-    for entry in ledger.entries(game):
+    for entry in game.entries:
         if entry.type == "undo" or entry.type == "bid" and not entry.undone:
             moment = entry.created_at if entry.created_at.tzinfo else entry.created_at.replace(tzinfo=UTC)
             return moment + timedelta(seconds=seconds)
     return None
 
 
-def clock(game: Game, state: GameState) -> dict:
+def clock(game: Known, state: GameState) -> dict:
     """The countdown as a page shows it: its end and the server's time now (ISO 8601, UTC: a phone
     whose own clock is off counts from the server's), and the whole seconds left."""
     end = closes_at(game, state)

@@ -1,8 +1,8 @@
 """The history in words, shared by every screen of a game.
 
-A change makes every open screen render again, and each shows history. So the newest entries of
-a game version are read from the database once per process, and each entry is told in a language
-once: an entry never changes its words (names, squares and the game's settings are fixed), only
+A change makes every open screen render again, and each shows history. The newest entries of a
+game version come with it from the live path's memory (live/memory.py), and each entry is told in
+a language once: an entry never changes its words (names, squares and the game's settings are fixed), only
 its undone mark, which comes with a new version. Each row also knows whom it concerns: a phone
 shows those of its player and the table's big moments.
 """
@@ -10,36 +10,18 @@ shows those of its player and the table's big moments.
 import threading
 from collections import OrderedDict
 from datetime import UTC, datetime
-from typing import NamedTuple
 
 from flask import current_app
 from flask_babel import format_time, get_locale
 from sqlalchemy import select
 
-from ..models import Event, Game, db
+from ..live.memory import ENTRY, Entry, Known
+from ..models import Event, db
 from ..rules import effects as happened
 from ..rules.state import GameState
 from .narrate import PUBLIC, mentions, summary, undid
 
 HISTORY_ROWS = 40
-# A phone keeps only its own rows, so it looks further back than the host's forty.
-RECENT = HISTORY_ROWS * 3
-
-
-class Entry(NamedTuple):
-    """One event as the history needs it (plain values, safe to share between requests)."""
-
-    seq: int
-    type: str
-    actor: str
-    payload: dict
-    effects: list
-    created_at: object
-    undone: bool
-
-
-# The columns of an Entry, in its order.
-ENTRY = (Event.seq, Event.type, Event.actor, Event.payload, Event.effects, Event.created_at, Event.undone)
 
 
 class LruCache:
@@ -71,11 +53,10 @@ class LruCache:
 
 
 class Caches:
-    """Per app: the newest entries per (game, version), and the rows of each game per language
-    (a plain dict by entry: a phone looks up a hundred of them per render)."""
+    """Per app: the rows of each game per language (a plain dict by entry: a phone looks up a
+    hundred of them per render)."""
 
     def __init__(self):
-        self.entries = LruCache(64)
         self.rows = LruCache(64)
 
 
@@ -87,30 +68,15 @@ def _caches() -> Caches:
     return current_app.extensions["banker.ledger"]
 
 
-def entries(game: Game) -> list[Entry]:
-    """The game's newest RECENT events at its version, newest first."""
-
-    def read():
-        rows = db.session.execute(
-            select(*ENTRY)
-            # Not past the version read with the game: a later commit is another version's entries.
-            .where(Event.game_id == game.id, Event.seq <= game.version)
-            .order_by(Event.seq.desc()).limit(RECENT)
-        )
-        return [Entry(*row) for row in rows]
-
-    return _caches().entries.get((game.id, game.version), read)
-
-
-def _known(game: Game) -> dict[int, dict]:
+def _known(game: Known) -> dict[int, dict]:
     """The rows of this game already made in the reader's language, by entry."""
     return _caches().rows.get((game.id, str(get_locale())), dict)
 
 
-def _entry(game: Game, seq: int) -> Entry:
+def _entry(game: Known, seq: int) -> Entry:
     """One entry of the game: from the newest entries already read, or else from the database
     (an undo that took back an entry further back than those)."""
-    found = next((e for e in entries(game) if e.seq == seq), None)
+    found = next((e for e in game.entries if e.seq == seq), None)
     if found is not None:
         return found
     return Entry(*db.session.execute(select(*ENTRY).where(Event.game_id == game.id, Event.seq == seq)).one())
@@ -122,7 +88,7 @@ def clock(moment: datetime) -> str:
     return format_time(moment if moment.tzinfo else moment.replace(tzinfo=UTC), "short")
 
 
-def _row(known: dict, game: Game, state: GameState, entry: Entry) -> dict:
+def _row(known: dict, game: Known, state: GameState, entry: Entry) -> dict:
     """What never changes of an entry's history row (its words and time), and whom it
     concerns (None: everyone), made once per game, entry and language. An undo is told with the
     words of the entry it took back, and concerns whoever that entry concerned."""
@@ -165,16 +131,16 @@ def _ender(state: GameState, entry: Entry) -> int:
                  if not state.player(order[at - step]).bankrupt), order[at])
 
 
-def told(game: Game, state: GameState, entry: Entry) -> str:
+def told(game: Known, state: GameState, entry: Entry) -> str:
     """One entry as sentences in the reader's language, told once per game, entry and language."""
     return _row(_known(game), game, state, entry)["text"]
 
 
-def history_rows(game: Game, state: GameState, player: int | None = None) -> list[dict]:
+def history_rows(game: Known, state: GameState, player: int | None = None) -> list[dict]:
     """The newest entries as sentences; for a phone, only those that concern its player."""
     known = _known(game)
     rows = []
-    for e in entries(game):
+    for e in game.entries:
         row = _row(known, game, state, e)
         if player is not None and row["concerns"] is not None and str(player) not in row["concerns"]:
             continue
@@ -188,12 +154,12 @@ def history_rows(game: Game, state: GameState, player: int | None = None) -> lis
 BETWEEN_PLAYERS = frozenset({"offer_trade", "reject_trade", "withdraw_trade", "pay"})
 
 
-def latest(game: Game, state: GameState, player: int | None = None) -> str | None:
+def latest(game: Known, state: GameState, player: int | None = None) -> str | None:
     """The newest entry as sentences: what every screen shows as the outcome of the last action; on
     `player`'s phone, the newest but dealings between two other players (an offer, its answer, a
     payment from one to the other)."""
     known = _known(game)
-    for entry in entries(game):
+    for entry in game.entries:
         if player is None or entry.type not in BETWEEN_PLAYERS:
             return told(game, state, entry)
         concerns = _row(known, game, state, entry)["concerns"]

@@ -2,10 +2,10 @@
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from .context import PhoneScreen, composer_context
-from .live import Gone, watch
+from ..live import Gone
+from .context import PhoneScreen, composer_context, known
 from .respond import from_htmx, perform, seat_moved
-from .seats import browser, visit_or_404
+from .seats import browser, visit_or_404, watch
 
 bp = Blueprint("player", __name__, url_prefix="/p/<code:code>")
 
@@ -15,7 +15,7 @@ def page(code):
     game, seat = visit_or_404(code, "seat")
     if seat is None:
         return _no_seat(game.code)
-    return render_template("player/page.html", **PhoneScreen(game, seat.player).context())
+    return render_template("player/page.html", **PhoneScreen(known(game), seat.player).context())
 
 
 @bp.get("/live")
@@ -25,7 +25,7 @@ def live(code):
     def screen(game, seat):
         if seat is None:
             raise Gone(render_template("player/_gone.html", code=game.code))
-        return PhoneScreen(game, seat.player)
+        return ("phone", seat.player), lambda known: PhoneScreen(known, seat.player)
 
     return watch(code, "seat", screen)
 

@@ -3,9 +3,12 @@ and no game's secret: what the browser holds in each game (the banker's tools, a
 the server as badges, by the key's hash (store.Browser). The cookie's size never grows with the
 number of games, and reading it gives nothing that works through the API."""
 
-from flask import abort, session
+from collections.abc import Callable, Hashable
+
+from flask import Response, abort, current_app, session
 
 from .. import store
+from ..live import Gone, stream
 from ..models import Game
 from ..rules import Actor
 
@@ -34,3 +37,21 @@ def visit_or_404(code: str, role: str) -> tuple[Game, Actor | None]:
     if game is None:
         abort(404)
     return game, actor
+
+
+def watch(code: str, role: str, screen: Callable[[Game, Actor | None], tuple[Hashable, Callable]]) -> Response:
+    """The live connection of a screen this browser shows of game `code` as `role`: `screen(game,
+    actor)` gives the key of the screen the browser may watch and how to make it from a Known
+    (the actor is None when the browser is not, or no longer, that role's here), or raises Gone.
+    Asked when the browser connects and whenever the game's seats change. 404 when there is no
+    such game."""
+    game = visit_or_404(code, role)[0]
+
+    def check():
+        game, actor = visit(code, role)
+        if game is None:
+            raise Gone("")
+        current_app.extensions["banker.memory"].known(game)  # the version the page shows, read once
+        return screen(game, actor)
+
+    return stream(game.code, check)

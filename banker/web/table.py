@@ -8,10 +8,10 @@ seat's trade offers are made on the phones' composer, at /t/<code>/seats/<player
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
 from .. import qr, store
-from .context import Screen, TableScreen, composer_context, public_url
-from .live import Gone, watch
+from ..live import Gone
+from .context import Screen, TableScreen, composer_context, known, public_url
 from .respond import not_the_banker, perform
-from .seats import browser, visit_or_404
+from .seats import browser, visit_or_404, watch
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code:code>")
 
@@ -20,7 +20,7 @@ bp = Blueprint("table", __name__, url_prefix="/t/<code:code>")
 @bp.get("/seats/<int:player>")
 def page(code, player=None):
     game, banker = visit_or_404(code, "banker")
-    screen = TableScreen(game, banker is not None, player)
+    screen = TableScreen(known(game), banker is not None, player)
     if player is not None and not screen.state.has_player(player):
         abort(404)
     return render_template("table/page.html", picked=player, **screen.context())
@@ -30,7 +30,11 @@ def page(code, player=None):
 @bp.get("/seats/<int:player>/live")
 def live(code, player=None):
     """The host screen's live connection (see live.py), with the seat panel of `player` if picked."""
-    return watch(code, "banker", lambda game, banker: TableScreen(game, banker is not None, player))
+
+    def screen(game, banker):
+        return ("table", banker is not None, player), lambda known: TableScreen(known, banker is not None, player)
+
+    return watch(code, "banker", screen)
 
 
 @bp.post("/act")
@@ -96,7 +100,7 @@ def rejoin_live(code, player, rejoin):
             raise Gone("")
         claim = store.claim_state(game, player, rejoin)
         if claim == "live":
-            return Screen(game)  # no part of the page follows the game
+            return ("rejoin", player, rejoin), Screen  # no part of the page follows the game
         page = _code_page(game, store.load_state(game), player, rejoin, claim)
         raise Gone(render_template("table/_rejoin.html", oob=True, **page))
 

@@ -22,5 +22,5 @@ def app(database):
 def announced(monkeypatch) -> list[tuple[str, int]]:
     """The (game code, version) pairs the store announces to live pages, in order, from now on."""
     heard: list[tuple[str, int]] = []
-    monkeypatch.setattr(store, "announce", lambda code, version: heard.append((code, version)))
+    monkeypatch.setattr(store, "announce", lambda code, version, commit=None: heard.append((code, version)))
     return heard

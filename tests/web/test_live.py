@@ -7,17 +7,16 @@ import threading
 import time
 
 import pytest
-from flask import render_template
+from flask import g, render_template
 from jinja2 import StrictUndefined
 from sqlalchemy import update
 
 from banker import store
 from banker.models import Game as GameRow
 from banker.models import db
-from banker.notifier import LocalNotifier
 from banker.web import context, ledger
-from banker.web.context import PhoneScreen, TableScreen
-from banker.web.live import _masked, render_parts
+from banker.web.context import PhoneScreen, TableScreen, known
+from banker.live import render_parts
 
 from ..apps import make_app
 from ..evenings import next_move
@@ -26,22 +25,12 @@ from .games import SCENARIOS, bearer, new_game, read_events, ready, rejoin_addre
 PARTS = {"t": ("turn", "players", "board", "history"), "p": ("turn", "wallet", "trades", "history")}
 
 
-class Recording(LocalNotifier):
-    """The app's notifier, also keeping every version it was told of."""
-
-    def __init__(self):
-        super().__init__()
-        self.published: list[tuple[str, int]] = []
-
-    def publish(self, code, version):
-        self.published.append((code, version))
-        super().publish(code, version)
-
-
 @pytest.fixture
 def published(app):
-    app.extensions["banker.notifier"] = notifier = Recording()
-    return notifier.published
+    """Every version the app's notifier publishes, in order."""
+    seen = []
+    app.extensions["banker.notifier"].listeners.append(lambda code, version: code and seen.append((code, version)))
+    return seen
 
 
 class Listener:
@@ -179,7 +168,7 @@ def test_an_action_that_lost_its_version_race_notifies_only_for_the_try_that_was
 
 @pytest.mark.storage  # what is committed, and so announced, is the database's to say
 def test_an_action_that_loses_every_race_is_busy_and_notifies_nobody(app, game, published, monkeypatch):
-    monkeypatch.setattr(store, "_save", lambda *args: False)
+    monkeypatch.setattr(store, "_save", lambda *args: None)
     before = game.state()
     response = game.act(1, type="pay", to=2, amount=5)
     assert response.status_code == 503 and response.get_json()["error"]["code"] == "busy"
@@ -248,7 +237,7 @@ def test_every_part_renders_from_its_own_pieces_alone(app, client, name):
     app.jinja_env.undefined = StrictUndefined
     try:
         with app.test_request_context():
-            row = store.find_game(game.code)
+            row = known(store.find_game(game.code))
             screens = [TableScreen(row, True), TableScreen(row, False), PhoneScreen(row, 1), PhoneScreen(row, 2)]
             for screen in screens:
                 assert set(render_parts(screen)) == set(screen.PARTS)
@@ -263,7 +252,7 @@ def test_a_part_builds_only_the_pieces_it_names(app, game, monkeypatch):
     monkeypatch.setattr(context, "holdings", not_needed)
     monkeypatch.setattr(context, "board_cells", not_needed)
     with app.test_request_context():
-        row = store.find_game(game.code)
+        row = known(store.find_game(game.code))
         assert PhoneScreen(row, 1).context(["history", "turn", "trades"])["history"] is not None
         assert TableScreen(row, True).context(["turn", "players", "history"])["turn_legal"]
         with pytest.raises(AssertionError):
@@ -320,16 +309,17 @@ def test_a_part_is_skipped_only_when_its_html_would_be_the_same(app, client, see
     game = new_game(client, players=3)
     rng = random.Random(seed)
     shown, same, changed = {}, 0, 0
-    with app.test_request_context():  # one browser: one CSRF token
+    with app.test_request_context():
+        g.live_marks = True  # the nonces and the CSRF token marked, as the renderer renders
         for _ in range(70):
             who, action = next_move(game.state(), rng)
             game.act(who, **action)
             db.session.remove()
-            row = store.find_game(game.code)
+            row = known(store.find_game(game.code))
             for screen in (TableScreen(row, True), TableScreen(row, False), *(PhoneScreen(row, p) for p in (1, 2, 3))):
                 for part in screen.DEPENDS:
                     depends = screen.depends(part)
-                    html = _masked(render_template(f"{screen.AREA}/_{part}.html", oob=True, **screen.context([part])))
+                    html = render_template(f"{screen.AREA}/_{part}.html", oob=True, **screen.context([part]))
                     seen = (screen.AREA, getattr(screen, "banker", None), getattr(screen, "player", None), part)
                     if seen in shown and shown[seen][0] == depends:
                         assert shown[seen][1] == html, (part, action)
@@ -343,13 +333,13 @@ def test_a_part_is_skipped_only_when_its_html_would_be_the_same(app, client, see
 def _tracked_parts(game_code: str) -> dict:
     """Every part that names its dependencies, on every screen: {(screen, part): (dependencies, HTML)}."""
     db.session.remove()
-    row = store.find_game(game_code)
-    seats = [p.id for p in store.load_state(row).players]
+    row = known(store.find_game(game_code))
+    seats = [p.id for p in row.state.players]
     found = {}
     for screen in (TableScreen(row, True), TableScreen(row, False), *(PhoneScreen(row, p) for p in seats)):
         for part in screen.DEPENDS:
             html = render_template(f"{screen.AREA}/_{part}.html", oob=True, **screen.context([part]))
-            found[(screen.AREA, getattr(screen, "player", None), part)] = (screen.depends(part), _masked(html))
+            found[(screen.AREA, getattr(screen, "player", None), part)] = (screen.depends(part), html)
     return found
 
 
@@ -358,6 +348,7 @@ def test_every_action_changes_a_tracked_part_only_with_its_dependencies(app, cli
     """Each kind of action (the scenarios): a part whose dependencies it left alone looks the same."""
     game = ready(client, name)
     with app.test_request_context():
+        g.live_marks = True
         before = _tracked_parts(game.code)
         game.ok("banker", **SCENARIOS[name].by_banker())
         after = _tracked_parts(game.code)

@@ -38,7 +38,7 @@ def test_a_time_limit_starts_full_and_events_keep_their_utc_moment(database, hos
         before = datetime.now(UTC)
         game = new_game(client, rules={"time_limit_minutes": 60})
         with app.app_context():
-            started = store.started_at(store.find_game(game.code))
+            started = app.extensions["banker.memory"].known(store.find_game(game.code)).started_at
             if database.postgres:
                 from banker.models import db
                 assert db.session.execute(text("SHOW timezone")).scalar() == "America/New_York"

@@ -1,25 +1,32 @@
 """The notifier: tells the open pages of a game that it changed, once the change is committed.
 
-One small interface: the store publishes a game's new version after each commit, and each live
-connection waits for a version newer than the one its page shows. `LocalNotifier` serves one
-process (SQLite is one process's database). `PostgresNotifier` also relays the versions between
-the processes that share a PostgreSQL database, through LISTEN/NOTIFY.
+One small interface: the store publishes a game's new version after each commit, and whoever
+listens (the game's renderer, live/screens.py) hears of it. `LocalNotifier` serves one process
+(SQLite is one process's database). `PostgresNotifier` also relays the versions between the
+processes that share a PostgreSQL database, through LISTEN/NOTIFY.
 """
 
 import logging
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Protocol
 
 from flask import after_this_request, current_app, has_request_context
 from sqlalchemy import text
 
+from .memory import Commit
+
 log = logging.getLogger(__name__)
+
+
+Listener = Callable[[str | None, int], None]
 
 
 class Notifier(Protocol):
     closed: bool
+    listeners: list[Listener]
 
     def publish(self, code: str, version: int) -> None:
         """Game `code` is now at `version` (committed); or, the same version again, something
@@ -31,18 +38,23 @@ class Notifier(Protocol):
         closed)."""
 
     def close(self) -> None:
-        """Wake every waiter for good: the server is stopping."""
+        """Wake every waiter for good, and tell every listener (code None): the server is stopping."""
 
     def relay(self, session, code: str, version: int) -> None:
         """Inside the transaction that makes `version`: tell the other processes, once it commits."""
 
+    def listen(self) -> None:
+        """Hear the other processes' versions from now on (a page follows a game)."""
+
 
 class LocalNotifier:
     """Versions published in this process, how many times each game was published, and one
-    condition per game that someone waits on."""
+    condition per game that someone waits on; each publication is also told to the `listeners`
+    (`listener(code, version)`; code None: look at every game again)."""
 
     def __init__(self):
         self.closed = False
+        self.listeners: list[Listener] = []
         self._lock = threading.Lock()
         self._versions: dict[str, int] = {}
         self._published: dict[str, int] = {}
@@ -54,6 +66,11 @@ class LocalNotifier:
             self._published[code] = self._published.get(code, 0) + 1
             if code in self._waiting:
                 self._waiting[code][0].notify_all()
+        self._tell(code, version)
+
+    def _tell(self, code: str | None, version: int) -> None:
+        for listener in self.listeners:
+            listener(code, version)
 
     def wait(self, code: str, seen: int, timeout: float) -> int | None:
         with self._lock:
@@ -76,9 +93,13 @@ class LocalNotifier:
             self.closed = True
             for condition, _ in self._waiting.values():
                 condition.notify_all()
+        self._tell(None, -1)
 
     def relay(self, session, code: str, version: int) -> None:
         """One process: nobody else to tell."""
+
+    def listen(self) -> None:
+        """One process: nobody else to listen to."""
 
     def wake_all(self) -> None:
         """Wake every waiter to look again (something may have changed unheard)."""
@@ -86,6 +107,7 @@ class LocalNotifier:
             for code, (condition, _) in self._waiting.items():
                 self._published[code] = self._published.get(code, 0) + 1
                 condition.notify_all()
+        self._tell(None, -1)
 
 
 class PostgresNotifier(LocalNotifier):
@@ -109,12 +131,16 @@ class PostgresNotifier(LocalNotifier):
                         {"channel": self.CHANNEL, "payload": f"{self.origin} {version} {code}"})
 
     def wait(self, code: str, seen: int, timeout: float) -> int | None:
+        self.listen()
+        return super().wait(code, seen, timeout)
+
+    def listen(self) -> None:
+        """Start listening to the other processes, from the first page that follows a game."""
         if self._listener is None:
             with self._lock:
                 if self._listener is None and not self.closed:
                     self._listener = threading.Thread(target=self._listen, name="banker-listen", daemon=True)
                     self._listener.start()
-        return super().wait(code, seen, timeout)
 
     def _listen(self) -> None:
         import psycopg  # only hosted mode needs it (the postgres extra)
@@ -151,11 +177,14 @@ def notifier() -> Notifier:
     return current_app.extensions["banker.notifier"]
 
 
-def announce(code: str, version: int) -> None:
-    """Publish a committed version: at once, or, while answering a request, once its answer has
-    been sent (the WSGI server closes the response). The player who acted hears back first: the
-    screens woken by the publication render while the interpreter lock is theirs to share, and
-    making and sending that answer does not wait behind them."""
+def announce(code: str, version: int, commit: Commit | None = None) -> None:
+    """Publish a committed version (made by `commit`, handed to the memory at once): at once, or,
+    while answering a request, once its answer has been sent (the WSGI server closes the
+    response). The player who acted hears back first: the screens woken by the publication render
+    while the interpreter lock is theirs to share, and making and sending that answer does not
+    wait behind them."""
+    if commit is not None:
+        current_app.extensions["banker.memory"].committed(commit)
     changes = notifier()
     if not has_request_context():
         changes.publish(code, version)

@@ -1,0 +1,52 @@
+"""The live path: how one committed change reaches every open screen of its game.
+
+    action (store.act) ── commit ──► memory.committed(Commit)   the next Known, made in memory
+          │                                   │
+          └─ once its answer is sent ─► notifier.publish(code, version)
+                                              │  (PostgreSQL: relayed to the other processes,
+                                              │   whose memory reads the version from the database)
+                                              ▼
+                                 screens: the game's Renderer (one thread per watched game)
+                                   takes the Known, renders each kind of screen once
+                                   (host, each phone; per language), reusing the parts whose
+                                   dependencies did not change
+                                              │
+                     ┌────────────────────────┼────────────────────────┐
+                     ▼                        ▼                        ▼
+               Watcher (host)          Watcher (phone 1)   ...   Watcher (phone n)
+               stream: writes the parts its page does not show yet, with its own CSRF
+               token and nonces, as one Server-Sent Event
+
+- memory.py: `Known`, a game at one version (state, newest entries, undos, start) and `Memory`,
+  the newest Known of each game, made from this process's commits or read from the database.
+- notifier.py: who hears of a new version (this process, and the others on PostgreSQL).
+- screens.py: the renderer of each watched game and its watchers.
+- stream.py: a page's live connection.
+"""
+
+import secrets
+import threading
+
+from flask_wtf.csrf import generate_csrf
+
+from .memory import Memory
+from .notifier import for_database, notifier
+from .screens import CSRF_MARK, NONCE_MARK, Gone, Screens, marked, render_parts
+from .stream import stream
+
+__all__ = ["Gone", "for_database", "init_app", "notifier", "render_parts", "stream"]
+
+
+def init_app(app) -> None:
+    """The memory, the renderers and the live connections' slots: room for LIVE_CONNECTIONS open
+    connections, each holding one of the server's threads while it is open. The notifier is made
+    with the database (banker.create_app)."""
+    memory = app.extensions["banker.memory"] = Memory()
+    screens = app.extensions["banker.screens"] = Screens(app, memory, app.extensions["banker.notifier"])
+    app.extensions["banker.post_gate"] = screens.gate
+    app.extensions["banker.live"] = threading.BoundedSemaphore(app.config["LIVE_CONNECTIONS"])
+    app.before_request(screens.gate.request_started)
+    app.teardown_request(screens.gate.request_ended)
+    csrf_token = marked(generate_csrf, CSRF_MARK)
+    app.jinja_env.globals.update(csrf_token=csrf_token, nonce=marked(lambda: secrets.token_urlsafe(16), NONCE_MARK))
+    app.context_processor(lambda: {"csrf_token": csrf_token})  # Flask-WTF's own puts generate_csrf there too
