@@ -149,11 +149,13 @@ document.addEventListener("htmx:confirm", (event) => {
   if (confirm(question)) event.detail.issueRequest(true);
 });
 
-// Who pays: the seat chosen in the form (the host's bank charge), the seat the form acts for (the
-// host paying for a player without a phone), or this phone's own wallet.
+// Who pays: the seat chosen in the form (the host's bank charge: its cash as the balances show it),
+// the seat the form acts for (the host paying for a player without a phone), or this phone's own
+// wallet.
 function payer(form) {
   const chosen = form.querySelector("select[name=player]")?.selectedOptions[0];
-  if (chosen?.dataset.cash) return chosen;
+  const row = chosen && document.querySelector(`.balances [data-player="${CSS.escape(chosen.value)}"] [data-cash]`);
+  if (row) return { dataset: { cash: row.dataset.cash, name: chosen.dataset.name, money: row.textContent.trim() } };
   return form.dataset.cash ? form : document.querySelector("#wallet [data-cash]");
 }
 
@@ -163,6 +165,13 @@ function payer(form) {
 // and a phone asleep holds no server thread; shown again, the page reconnects from the version it
 // shows and catches up at once. Swapping #live through htmx lets the SSE extension close the old
 // connection and open the new one. A seat gone to another phone has no data-live: it stays closed.
+// A new history entry comes alone, added at the top of its list: the list keeps its newest
+// data-keep rows, as a page drawn afresh would show.
+document.addEventListener("htmx:sseMessage", () => {
+  document.querySelectorAll("[data-keep]").forEach((list) => {
+    while (list.children.length > Number(list.dataset.keep)) list.lastElementChild.remove();
+  });
+});
 document.addEventListener("htmx:sseMessage", (event) => {
   const live = document.getElementById("live");
   if (live && event.detail.lastEventId) live.dataset.version = event.detail.lastEventId;

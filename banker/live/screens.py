@@ -12,6 +12,7 @@ has a new one), which the connection writes in (`unmark`).
 """
 
 import logging
+import re
 import secrets
 import threading
 import time
@@ -68,25 +69,26 @@ class Watcher:
     def __init__(self, key: Hashable, make: Callable, shown: int, url_root: str, locale: str):
         self.key, self.make, self.shown = (key, locale, url_root), make, shown
         self.url_root, self.locale = url_root, locale
-        self.sent: dict[str, str] = {}
+        self.sent: dict[str, tuple] = {}
+        self.ready = threading.Event()  # the renderer has handed it the screen it lacks, if any
         self._handed: deque = deque()
-        self._ready = threading.Condition()
+        self._woken = threading.Condition()
         self.closed = False
 
     def hand(self, item) -> None:
-        with self._ready:
+        with self._woken:
             self._handed.append(item)
-            self._ready.notify()
+            self._woken.notify()
 
     def close(self) -> None:
-        with self._ready:
+        with self._woken:
             self.closed = True
-            self._ready.notify()
+            self._woken.notify()
 
     def next(self, timeout: float):
         """The next thing to write: (version, HTML), SEATS; None after `timeout` or once closed."""
-        with self._ready:
-            self._ready.wait_for(lambda: self._handed or self.closed, timeout)
+        with self._woken:
+            self._woken.wait_for(lambda: self._handed or self.closed, timeout)
             return self._handed.popleft() if self._handed else None
 
 
@@ -186,7 +188,9 @@ class Renderer:
         self.heard = -1  # the newest version heard of
         self.rendered = -1  # the version the frames show
         self.seats = False  # the seats changed since the watchers last checked theirs
-        self.frames: dict = {}  # watcher key -> the parts of its screen at `rendered`: {part: (depends, HTML)}
+        # watcher key -> the parts of its screen at `rendered`, {part: (depends, HTML)}, and its nested parts
+        self.frames: dict = {}
+        self.shared: dict = {}  # (language, address) -> the shared parts at `rendered` (render_parts)
         self.thread = threading.Thread(target=self._run, name=f"banker-render-{code}", daemon=True)
 
     def _run(self) -> None:
@@ -235,46 +239,117 @@ class Renderer:
     def _render(self, known, watchers: list[Watcher]) -> None:
         """Hand each watcher the parts of its screen at `known` that it does not show."""
         if known.version == self.rendered:
-            previous, frames = {}, self.frames  # new watchers at the version rendered
+            previous, frames, shared = {}, self.frames, self.shared  # new watchers at the version rendered
         else:
-            previous, frames = self.frames, {}
+            previous, frames, shared = self.frames, {}, {}
         for watcher in watchers:
-            parts = frames.get(watcher.key)
-            if parts is None:
+            frame = frames.get(watcher.key)
+            if frame is None:
                 try:
-                    parts = frames[watcher.key] = self._parts(known, watcher, previous.get(watcher.key))
+                    frame = frames[watcher.key] = self._parts(known, watcher, previous.get(watcher.key, ({},))[0],
+                                                              shared)
                 except SQLAlchemyError:
                     raise  # the database: try again soon, for everyone
                 except Exception:  # a bug in one screen: the others still get the change
                     log.exception("rendering a screen of game %s failed", self.code)
                     continue
+            parts, nested = frame
             if not watcher.sent and watcher.shown == known.version:
                 watcher.sent = parts  # its page was rendered at this version: it shows these parts
+                watcher.ready.set()
                 continue
-            html = "".join(html for name, (_, html) in parts.items()
-                           if name not in watcher.sent or watcher.sent[name][1] != html)
+            sent = {name: changes(watcher.sent[name][1] if name in watcher.sent else None, html)
+                    for name, (_, html) in parts.items()}
+            for name, around in nested.items():
+                if sent[around] == parts[around][1]:
+                    sent[name] = ""  # the whole part around it is sent, with it inside
             watcher.sent, watcher.shown = parts, known.version
-            watcher.hand((known.version, html))
-        self.frames, self.rendered = frames, known.version
+            watcher.hand((known.version, "".join(sent.values())))
+            watcher.ready.set()
+        self.frames, self.shared, self.rendered = frames, shared, known.version
 
-    def _parts(self, known, watcher: Watcher, previous: dict | None) -> dict[str, tuple]:
+    def _parts(self, known, watcher: Watcher, previous: dict, shared: dict) -> tuple[dict[str, tuple], dict]:
         """The watcher's screen at `known`, rendered in its language at its address (links and QR
-        codes name it), with marks for what differs between browsers."""
+        codes name it), with marks for what differs between browsers; and its nested parts."""
         with self.screens.app.test_request_context(base_url=watcher.url_root), force_locale(watcher.locale):
             g.live_marks = True
-            return render_parts(watcher.make(known), previous)
+            screen = watcher.make(known)
+            shared = shared.setdefault((watcher.locale, watcher.url_root), {})
+            return render_parts(screen, previous, shared), screen.NESTED
 
 
-def render_parts(screen, shown: dict | None = None) -> dict[str, tuple]:
+def render_parts(screen, shown: dict | None = None, shared: dict | None = None) -> dict[str, tuple]:
     """The parts of a screen as out-of-band swaps, each rendered from the pieces it needs:
     {part: (what it depends on, HTML)}. A part whose dependencies are those of the HTML in `shown`
-    is not rendered again: it keeps that HTML."""
+    is not rendered again: it keeps that HTML. A part the screen shares with other screens
+    (`screen.SHARED`: its dependencies say all of it, whoever watches) is rendered once per version
+    and language for all of them, through `shared`."""
     parts = {}
     for name in screen.PARTS:
         depends = screen.depends(name)
         if shown and name in shown and depends is not None and shown[name][0] == depends:
             parts[name] = shown[name]
-        else:
-            html = render_template(f"{screen.AREA}/_{name}.html", oob=True, **screen.context([name]))
-            parts[name] = (depends, html)
+            continue
+        key = (screen.AREA, name, depends) if shared is not None and name in screen.SHARED else None
+        if key is not None and key in shared:
+            parts[name] = shared[key]
+            continue
+        html = squeeze(render_template(f"{screen.AREA}/_{name}.html", oob=True, **screen.context([name])))
+        parts[name] = (depends, html)
+        if key:
+            shared[key] = parts[name]
     return parts
+
+
+_LINES = re.compile(r"\s*\n\s*")
+
+
+def squeeze(html: str) -> str:
+    """The HTML on one line: each run of white space with a line break becomes one space, which a
+    browser shows the same (no part holds a <pre> or a <textarea>); and every line of an event
+    costs its `data: ` prefix."""
+    return _LINES.sub(" ", html).strip()
+
+
+# A row of a list: <!--row TAG#ID KEEP--> the row's element, with an id <!--/row-->. TAG#ID is its
+# list (the element rows are added to), KEEP how many rows the page keeps (static/app.js drops the
+# rest).
+_ROW = re.compile(r"<!--row (\w+)#([\w-]+) (\d+)-->\s*(.*?)\s*<!--/row-->", re.S)
+# What is not the part's own frame: its rows, and the parts shown inside it (<!--nested-->, sent
+# alone when they change).
+_NOT_FRAME = re.compile(r"\s*(<!--row [^>]*-->.*?<!--/row-->|<!--nested-->.*?<!--/nested-->)\s*", re.S)
+_ROW_ID = re.compile(r'^<[a-z0-9]+[^>]*? id="([^"]+)"')
+_FIRST_TAG = re.compile(r"^<[a-z0-9]+")
+
+
+def changes(old: str | None, new: str) -> str:
+    """The out-of-band swaps that take a page showing part HTML `old` to `new`: nothing when they
+    are the same; when only rows of its list changed, those rows, and the rows added at its top;
+    else the whole part."""
+    if old == new:
+        return ""
+    if old is None or "<!--row " not in new or "<!--row " not in old:
+        return new
+    before, after = _ROW.findall(old), _ROW.findall(new)
+    if _NOT_FRAME.sub("", old) != _NOT_FRAME.sub("", new) or {r[:3] for r in before} != {r[:3] for r in after}:
+        return new  # the rest of the part changed, or the list is another
+    tag, list_id, keep = after[0][:3]
+    old_rows = {_row_id(html): html for *_, html in before}
+    new_ids = [_row_id(html) for *_, html in after]
+    added = next((n for n, row in enumerate(new_ids) if row in old_rows), len(new_ids))
+    kept = new_ids[added:]
+    if (any(row in old_rows for row in new_ids[:added]) or kept != list(old_rows)[:len(kept)]
+            or min(len(old_rows) + added, int(keep)) != len(new_ids)):
+        return new  # rows removed, moved or cut otherwise than the page would
+    html = [f'<{tag} hx-swap-oob="afterbegin:#{list_id}">' + "".join(r[3] for r in after[:added]) + f"</{tag}>"] if added else []
+    html += [_FIRST_TAG.sub(lambda m: m.group(0) + ' hx-swap-oob="true"', r[3], count=1)
+             for r, row in zip(after[added:], kept) if old_rows[row] != r[3]]
+    # In a <template>, which htmx looks into: a table's row parses only there, not beside a <p>.
+    return "".join(f"<template>{swap}</template>" for swap in html)
+
+
+def _row_id(html: str) -> str:
+    found = _ROW_ID.match(html)
+    if found is None:
+        raise ValueError(f"a row without an id: {html[:60]}")
+    return found.group(1)

@@ -22,6 +22,7 @@ from ..models import db
 from .screens import SEATS, Gone, Watcher, unmark
 
 RETRY_MS = 1000  # how soon a browser reconnects after the connection drops
+FIRST_RENDER_SECONDS = 5  # a new connection waits this long at most for its screen before a keep-alive
 _VERSION = re.compile(r"[0-9]{1,12}")
 
 # Who the browser is, checked at connection and when the seats change: the key of the screen it
@@ -64,8 +65,9 @@ def _events(code: str, shown: int, check: Check):
     heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
     csrf, locale, root = generate_csrf(), str(get_locale()), request.url_root
     watcher = Watcher(key, make, shown, root, locale)
-    screens.join(code, watcher)
     try:
+        screens.join(code, watcher)
+        watcher.ready.wait(FIRST_RENDER_SECONDS)  # what the page lacks comes before any keep-alive
         while True:
             item = watcher.next(heartbeat)
             if item is None:

@@ -103,8 +103,14 @@ class Screen:
 
     AREA = ""  # the templates' folder
     PARTS: dict[str, tuple[str, ...]] = {}
-    # Template variables, or "state.<field>", that decide all of a part's HTML.
+    # Template variables, or "state.<field>", that decide all of a part's HTML (while `tracked`).
     DEPENDS: dict[str, tuple[str, ...]] = {}
+    # Parts whose dependencies decide their HTML on every screen of the area, whoever watches: the
+    # renderer renders each once per version and language for all the screens that show it.
+    SHARED: frozenset[str] = frozenset()
+    # Parts shown inside another part ({part: the part around it}): sent alone only when the part
+    # around it is not sent.
+    NESTED: dict[str, str] = {}
 
     def __init__(self, game: Known):
         self.game = game
@@ -121,11 +127,16 @@ class Screen:
     def depends(self, part: str) -> tuple | None:
         """The values that decide a part's HTML (None: not tracked, always render it)."""
         names = self.DEPENDS.get(part)
-        if names is None:
+        if names is None or not self.tracked(part):
             return None
         context = self.context([part])
         return tuple(getattr(self.state, name[6:]) if name.startswith("state.") else context[name]
                      for name in names)
+
+    def tracked(self, part: str) -> bool:
+        """Whether the part's DEPENDS say all of its HTML now (some parts list what they show in
+        play, and are rendered at every change in the lobby, at the end or during an auction)."""
+        return True
 
     @cached_property
     def base(self) -> dict:
@@ -143,8 +154,9 @@ class Screen:
         return {"names": {p.id: p.name for p in self.state.players}}
 
     @cached_property
-    def latest(self) -> dict:
-        return {"latest": ledger.latest(self.game, self.state)}
+    def news(self) -> dict:
+        """The newest entry in words, and whether the turn panel shows it now."""
+        return {"latest": ledger.latest(self.game, self.state), "news_shown": self.state.status == "playing"}
 
     @cached_property
     def trades(self) -> dict:
@@ -196,13 +208,28 @@ class TableScreen(Screen):
 
     AREA = "table"
     PARTS = {
-        "turn": ("latest", "trades", "deck_cards", "standings", "lobby", "tools", "seat", "auction_key", "auction_clock",
+        "news": ("news",),
+        "turn": ("news", "trades", "deck_cards", "standings", "lobby", "tools", "seat", "auction_key", "auction_clock",
                  "time_limit"),
+        "undo": ("undoable",),
         "players": ("undoable",),
         "board": ("cells",),
         "history": ("history",),
     }
-    DEPENDS = {"board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels")}
+    DEPENDS = {
+        "news": ("latest", "news_shown"),
+        # In play, with no auction open and no seat panel (tracked): what the turn panel shows but
+        # the latest line, a part of its own. Names and tokens no longer change once the game starts.
+        "turn": ("state.turn", "state.last_roll", "state.pending", "state.debts", "state.doubles", "trades",
+                 "turn_legal", "acting", "deck_cards", "time_left", "seats"),
+        "undo": ("undoable", "undoable_seq", "state.status"),
+        "players": ("state.players", "state.turn", "state.status", "state.bank_houses", "state.bank_hotels",
+                    "state.free_parking", "state.debts"),
+        "board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels"),
+        "history": ("history",),
+    }
+    SHARED = frozenset({"news"})
+    NESTED = {"news": "turn", "undo": "players"}
 
     def __init__(self, game: Known, banker: bool, seat: int | None = None):
         """`seat`: the seat the banker picked to act for (a player without a phone), if any."""
@@ -214,9 +241,20 @@ class TableScreen(Screen):
     def base(self) -> dict:
         return {**super().base, "banker": self.banker}
 
+    def tracked(self, part: str) -> bool:
+        if part == "turn":
+            return self.state.status == "playing" and not self.state.auction and self.picked is None
+        return True
+
+    @cached_property
+    def news(self) -> dict:
+        """During an auction its box says what the latest line would (the lot, the high bid)."""
+        news = super().news
+        return {**news, "news_shown": news["news_shown"] and not self.state.auction}
+
     @cached_property
     def history(self) -> dict:
-        return {"history": ledger.history_rows(self.game, self.state)}
+        return {"history": ledger.history_rows(self.game, self.state), "history_rows": ledger.HISTORY_ROWS}
 
     @cached_property
     def lobby(self) -> dict:
@@ -234,11 +272,12 @@ class TableScreen(Screen):
         debtor who must raise cash first act from the seat panel)."""
         state = self.state
         if not self.banker or state.status != "playing":
-            return {"turn_legal": {}}
+            return {"turn_legal": {}, "acting": []}
         pending = state.pending
         waiting = [pending["player"]] if pending and pending.get("player") not in (None, state.turn) else []
         offered = {pid: legal_actions(state, pid) & TURN_ACTIONS for pid in (*waiting, state.turn)}
-        return {"turn_legal": {pid: legal for pid, legal in offered.items() if legal}}
+        turn_legal = {pid: legal for pid, legal in offered.items() if legal}
+        return {"turn_legal": turn_legal, "acting": [state.player(pid) for pid in turn_legal]}
 
     @cached_property
     def seat(self) -> dict:
@@ -283,7 +322,7 @@ class TableScreen(Screen):
         """What Undo would take back, in words, and its entry (None when nothing can be undone)."""
         last = self.game.last_live() if self.banker else None
         if last is None or last.type == "join":
-            return {"undoable": None}
+            return {"undoable": None, "undoable_seq": None}
         return {"undoable": ledger.told(self.game, self.state, last), "undoable_seq": last.seq}
 
     @cached_property
@@ -303,17 +342,25 @@ class PhoneScreen(Screen):
 
     AREA = "player"
     PARTS = {
-        "turn": ("me", "legal", "latest", "take_back", "trades", "deck_cards", "standings", "debts", "bids",
+        "news": ("news",),
+        "turn": ("me", "legal", "news", "take_back", "trades", "deck_cards", "standings", "debts", "bids",
                  "auction_clock"),
         "wallet": ("me", "legal", "holdings", "others"),
         "trades": ("me", "trades", "others", "names"),
         "history": ("history",),
     }
     DEPENDS = {
+        "news": ("latest", "news_shown"),
+        # In play with no auction open (tracked): what my turn panel shows but the latest line.
+        "turn": ("me", "legal", "take_back", "incoming", "my_debts", "raisable", "owed_total", "deck_cards",
+                 "state.turn", "state.doubles", "state.pending"),
         "wallet": ("me", "legal", "holdings", "others", "state.status", "state.bank_houses", "state.bank_hotels",
                    "state.settings"),
         "trades": ("me", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
+        "history": ("history",),
     }
+    SHARED = frozenset({"news"})
+    NESTED = {"news": "turn"}
 
     def __init__(self, game: Known, player: int):
         super().__init__(game)
@@ -337,10 +384,19 @@ class PhoneScreen(Screen):
     def bids(self) -> dict:
         return {"quick_bids": quick_bids(self.state, self.player)}
 
+    def tracked(self, part: str) -> bool:
+        return part != "turn" or self.state.status == "playing" and not self.state.auction
+
     @cached_property
-    def latest(self) -> dict:
+    def news(self) -> dict:
         """The newest entry, but not another pair's trade or payment (ledger.latest)."""
-        return {"latest": ledger.latest(self.game, self.state, self.player)}
+        return {"latest": ledger.latest(self.game, self.state, self.player), "news_shown": self.state.status == "playing"}
+
+    @cached_property
+    def deck_cards(self) -> dict:
+        """The cards of the deck this player is drawing from (none while another player draws)."""
+        pending = self.state.pending
+        return super().deck_cards if pending and pending.get("player") == self.player else {"deck_cards": []}
 
     @cached_property
     def take_back(self) -> dict:
@@ -372,7 +428,7 @@ class PhoneScreen(Screen):
 
     @cached_property
     def history(self) -> dict:
-        return {"history": ledger.history_rows(self.game, self.state, self.player)}
+        return {"history": ledger.history_rows(self.game, self.state, self.player), "history_rows": ledger.HISTORY_ROWS}
 
 
 def _possible(lot: dict, button: str) -> bool:

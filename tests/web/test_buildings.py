@@ -94,7 +94,7 @@ def test_sell_every_building_in_a_group_with_one_form(game, phone, levels, refun
 def board_cells(html: str) -> dict[int, tuple[str, str]]:
     """The host board's squares: index -> (classes, inner html)."""
     return {int(square): (classes, inner) for classes, square, inner in re.findall(
-        r'<div class="sq ([^"]*)"[^>]*data-square="(\d+)"[^>]*>(.*?)</div>', html, re.S)}
+        r'<div id="sq-\d+" class="sq ([^"]*)"[^>]*data-square="(\d+)"[^>]*>(.*?)</div>', html, re.S)}
 
 
 def test_the_host_board_shows_houses_hotels_and_mortgages(game, host, stranger):

@@ -30,10 +30,13 @@ def act_for_boxes(html: str) -> list[str]:
 
 
 def bank_seats(html: str) -> list[tuple]:
-    """The seats the banker's pay-or-charge form offers: (id, name, cash, cash in words), as the
-    options carry them for static/app.js."""
+    """The seats the banker's pay-or-charge form offers: (id, name, cash, cash in words), as
+    static/app.js reads them: the option's name, and the cash of its row in the balances."""
     options = html.split('id="bank-tools"', 1)[1].split("</select>", 1)[0]
-    return re.findall(r'value="(\d)" data-name="(\w+)" data-cash="(\d+)" data-money="([^"]+)"', options)
+    cash = dict(re.findall(r'data-player="(\d)">.*?<td class="cash" data-cash="(\d+)">([^<]+)</td>', html, re.S) and
+                [(pid, (amount, words)) for pid, amount, words in
+                 re.findall(r'data-player="(\d)">.*?<td class="cash" data-cash="(\d+)">([^<]+)</td>', html, re.S)])
+    return [(pid, name, *cash[pid]) for pid, name in re.findall(r'value="(\d)" data-name="(\w+)"', options)]
 
 
 # Acting for any seat.
@@ -195,7 +198,7 @@ def test_the_auction_countdown_appears_with_the_first_bid_everywhere_from_the_se
     banker = host(game)
     assert page_form(banker.page(), "close_auction").label == "Close without a sale"
     assert 'class="countdown' not in banker.page() and game.state()["auction"]["closes_at"] is None
-    before = datetime.now(UTC)
+    before = datetime.now(UTC).replace(microsecond=0)  # the API gives milliseconds
     game.ok(2, type="bid", amount=10)
     closes_at = datetime.fromisoformat(game.state()["auction"]["closes_at"])
     assert before + timedelta(seconds=15) <= closes_at <= datetime.now(UTC) + timedelta(seconds=15)

@@ -1,15 +1,24 @@
-"""The work one change costs the live path (banker/live/), counted, never timed: a change is worked
-out once per game in memory, and a watching screen reads nothing from the database for it."""
+"""The live path (banker/live/): the work one change costs, counted, never timed (a change is worked
+out once per game in memory, a watching screen reads nothing from the database for it, a part
+shared by the phones is rendered once); and what the pages make of the pushes, which is always the
+screen drawn afresh."""
 
+import random
 import re
 import threading
+from html.parser import HTMLParser
 
 import pytest
+from flask import g
 from sqlalchemy import event, update
 
+from banker import store
+from banker.live import render_parts, screens
 from banker.models import Game as GameRow
 from banker.models import db
+from banker.web import context
 
+from ..evenings import next_move
 from .games import new_game
 from .test_live import Listener
 
@@ -98,3 +107,156 @@ def test_the_forms_a_screen_is_pushed_carry_its_own_token_and_new_nonces(app, cl
         assert game.state()["status"] == "ended"
     finally:
         listeners[0].close(app)
+
+
+def test_a_change_renders_the_news_once_for_every_phone_that_shows_it(app, client, host, phone, monkeypatch):
+    game, listeners = watching(app, client, host, phone)
+    rendered = []
+    render = screens.render_template
+
+    def counting(name, **context):
+        rendered.append(name)
+        return render(name, **context)
+
+    monkeypatch.setattr(screens, "render_template", counting)
+    try:
+        version = game.ok("banker", type="bank_pay", player=3, amount=5)["version"]  # Cy's money
+        events = [listener.next_event() for listener in listeners]
+        assert all(event.id == str(version) for event in events)
+        assert rendered.count("player/_news.html") == 1 and rendered.count("table/_news.html") == 1
+        # Nobody's turn panel changed: only Cy's wallet, and the host's balances, Undo and history.
+        # The other six phones render nothing of their own; Cy's phone its parts that show her cash.
+        assert sorted(rendered) == ["player/_history.html", "player/_news.html", "player/_trades.html",
+                                    "player/_turn.html", "player/_wallet.html", "table/_history.html",
+                                    "table/_news.html", "table/_players.html", "table/_undo.html"]
+        phones = [event.data for event in events[1:]]
+        watching_phones = phones[:2] + phones[3:]  # all but Cy's
+        assert all(data.count("The bank paid Cy $5.") == 1 for data in watching_phones)
+        assert len(phones[0]) < 200 and len(events[0].data) < 2000  # a watching phone's news; the host's
+    finally:
+        listeners[0].close(app)
+
+
+# What a browser makes of the pushes: htmx's out-of-band swaps, as the page applies them.
+
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+
+
+class _Elements(HTMLParser):
+    """The spans of the top-level elements of an HTML fragment."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=False)
+        self.lines = [0] + [n + 1 for n, c in enumerate(html) if c == "\n"]
+        self.depth, self.start, self.spans = 0, 0, []
+        self.feed(html)
+        self.close()
+
+    def _at(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        if self.depth == 0:
+            self.start = self._at()
+        if tag not in VOID:
+            self.depth += 1
+        elif self.depth == 0:
+            self.spans.append((self.start, self._at() + len(self.get_starttag_text())))
+
+    def handle_endtag(self, tag):
+        self.depth -= 1
+        if self.depth == 0:
+            self.spans.append((self.start, self._at() + len(tag) + 3))
+
+
+def _elements(html: str) -> list[str]:
+    return [html[start:end] for start, end in _Elements(html).spans]
+
+
+def _replace(html: str, element_id: str, new: str) -> str | None:
+    """`html` with its element of id `element_id` replaced by `new` (None: it has none)."""
+    found = re.search(rf'<[a-z0-9]+ [^>]*?id="{re.escape(element_id)}"', html)
+    if found is None:
+        return None
+    old = _elements(html[found.start():])[0]
+    return html[:found.start()] + new + html[found.start() + len(old):]
+
+
+def apply(page: dict[str, str], data: str) -> None:
+    """Apply one update event to the parts a page shows, as htmx does."""
+    for element in _elements(data):
+        if element.startswith("<template>"):  # htmx swaps what a template holds
+            element = element[len("<template>"):-len("</template>")]
+        swap = re.match(r'<[a-z0-9]+ [^>]*?hx-swap-oob="([^"]+)"', element).group(1)
+        element = element.replace(f' hx-swap-oob="{swap}"', "", 1)
+        if swap == "true":
+            element_id = re.match(r'<[a-z0-9]+ [^>]*?id="([^"]+)"', element).group(1)
+            if element_id in page:
+                page[element_id] = element
+            else:
+                [part] = [name for name, html in page.items() if f'id="{element_id}"' in html]
+                page[part] = _replace(page[part], element_id, element)
+        else:
+            strategy, list_id = swap.split(":#")
+            assert strategy == "afterbegin"
+            [part] = [name for name, html in page.items() if f'id="{list_id}"' in html]
+            html = page[part]
+            opening = re.search(rf'<[a-z0-9]+ [^>]*?id="{list_id}"[^>]*>', html)
+            the_list = _elements(html[opening.start():])[0]
+            inner = element[element.index(">") + 1:element.rindex("<")]
+            keep = int(re.search(r'data-keep="(\d+)"', opening.group(0)).group(1))
+            rows = (_elements(inner) + _elements(the_list[len(opening.group(0)):the_list.rindex("<")]))[:keep]
+            page[part] = html.replace(the_list, opening.group(0) + "".join(rows) + the_list[the_list.rindex("<"):], 1)
+
+
+def comparable(html: str) -> str:
+    """HTML as a browser shows it, for comparing: no comments, white space between tags, secrets, or
+the moment it was drawn at."""
+    html = re.sub(r"<!--.*?-->", "", html)
+    html = re.sub(r'name="(nonce|csrf_token)" value="[^"]*"', r'name="\1" value=""', html)
+    html = re.sub(r'data-now="[^"]*"|(data-left>)[^<]*', r"\1", html)  # the clock, drawn at another moment
+    html = html.replace(' hx-swap-oob="true"', "")
+    return re.sub(r"\s+", " ", re.sub(r">\s+<", "><", html)).strip()
+
+
+def fresh(app, game_code: str, screen) -> dict[str, str]:
+    """Every part of a screen drawn afresh, at the game's version now."""
+    with app.test_request_context():
+        g.live_marks = True
+        known = context.known(store.find_game(game_code))
+        return {name: html for name, (_, html) in render_parts(screen(known)).items()
+                if name not in screen(known).NESTED}
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_what_the_pages_make_of_the_pushes_is_the_screen_drawn_afresh(app, client, host, phone, seed):
+    """A random evening: after every step, each open page, having applied every push as htmx does,
+    shows exactly what a new page at that version would."""
+    game = new_game(client, players=3)
+    rng = random.Random(seed)
+    screens_of = {0: lambda known: context.TableScreen(known, True),
+                  **{p: (lambda p: lambda known: context.PhoneScreen(known, p))(p) for p in (1, 2, 3)}}
+    version = game.state()["version"]
+    pages = {who: fresh(app, game.code, make) for who, make in screens_of.items()}
+    listeners = {0: Listener(host(game), version), **{p: Listener(phone(game, p), version) for p in (1, 2, 3)}}
+    checked = 0
+    try:
+        for listener in listeners.values():
+            listener.idle()
+        for _ in range(40):
+            who, action = next_move(game.state(), rng)
+            if game.act(who, **action).status_code != 200:
+                continue
+            version = game.state()["version"]
+            for who, listener in listeners.items():
+                while (event := listener.next_event()).id != str(version):
+                    apply(pages[who], event.data)
+                apply(pages[who], event.data)
+                drawn = fresh(app, game.code, screens_of[who])
+                for part, html in drawn.items():
+                    assert comparable(pages[who][part]) == comparable(html), (who, part, action)
+                    checked += 1
+    finally:
+        listeners[0].close(app)
+    assert checked > 300

@@ -110,7 +110,7 @@ def test_a_jailed_phone_says_in_jail_once(client, phone, lang):
 def test_a_phones_latest_line_is_what_concerns_it_or_the_table(client, phone, host):
     game = play(new_game(client, players=3), (1, {"type": "pay", "to": 2, "amount": 5}),
                 (2, {"type": "offer_trade", "to": 1, "give": {"cash": 10}}), (1, {"type": "reject_trade", "trade": 1}))
-    latest = {pid: re.search(r'<p class="latest">(.*?)</p>', unescape(phone(game, pid).page()))[1] for pid in (1, 2, 3)}
+    latest = {pid: re.search(r'<p class="latest"[^>]*>(.*?)</p>', unescape(phone(game, pid).page()))[1] for pid in (1, 2, 3)}
     assert latest[1] == latest[2] == "Ann rejected Bob's offer."
     assert latest[3] == "The game starts. Order: Ann, Bob, and Cy."  # not Ann and Bob's payment or trade
-    assert '<p class="latest">Ann rejected Bob\'s offer.</p>' in unescape(host(game).page())
+    assert '<p class="latest" id="news">Ann rejected Bob\'s offer.</p>' in unescape(host(game).page())

@@ -21,7 +21,7 @@ def undo_button(html: str) -> str:
 
 
 def latest(html: str) -> str:
-    return unescape(re.search(r'<p class="latest">(.*?)</p>', html, re.S).group(1))
+    return unescape(re.search(r'<p class="latest"[^>]*>(.*?)</p>', html, re.S).group(1))
 
 
 def test_undo_offers_an_ended_turn_by_who_ended_it_not_by_whose_turn_it_is(game, host):
