@@ -308,7 +308,8 @@ class Table:
 
     def act(self, who, action: dict):
         token = self.banker if who == "banker" else self.seats[who]
-        return self.api.call("POST", f"/api/games/{self.code}/actions", action, token)
+        # The bot decides its next move from the state: it asks for it with the action (?state=1).
+        return self.api.call("POST", f"/api/games/{self.code}/actions?state=1", action, token)
 
     def play(self, until: float):
         """The bot's moves at a table's pace until `until`; keeps the state each answer gives back."""

@@ -104,7 +104,7 @@ def test_old_games_go_with_every_row_of_theirs_and_the_others_stay_and_play_on(a
         assert client.get(f"/j/{code(games[name])}").status_code == 404
     for name in ("recent", "old_but_active"):
         game = games[name]
-        assert game.ok(1, type="roll", dice=[4, 6])["state"]["players"][0]["position"] == 10
+        assert game.ok(1, type="roll", dice=[4, 6], state=True)["state"]["players"][0]["position"] == 10
         assert client.get(f"/j/{game.code}").status_code == 200
     assert games["ended_yesterday"].state()["status"] == "ended"
 

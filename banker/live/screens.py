@@ -31,6 +31,11 @@ log = logging.getLogger(__name__)
 CSRF_MARK = "\x1ecsrf\x1e"
 NONCE_MARK = "\x1enonce\x1e"
 RETRY_SECONDS = 1.0  # after a render failed (the database away for a moment), try again this soon
+# While actions are being answered, a renderer rests RENDER_REST times as long as it rendered (at
+# most MAX_REST seconds) before it renders again: the screens take a quarter of the time at most,
+# each showing the newest version, and the taps stay fast.
+RENDER_REST = 3
+MAX_REST = 0.1
 
 
 class Gone(Exception):
@@ -188,7 +193,8 @@ class Renderer:
         self.heard = -1  # the newest version heard of
         self.rendered = -1  # the version the frames show
         self.seats = False  # the seats changed since the watchers last checked theirs
-        # watcher key -> the parts of its screen at `rendered`, {part: (depends, HTML)}, and its nested parts
+        # watcher key -> the parts of its screen at `rendered`, {part: (depends, HTML)}, its nested parts
+        # and the screen
         self.frames: dict = {}
         self.shared: dict = {}  # (language, address) -> the shared parts at `rendered` (render_parts)
         self.thread = threading.Thread(target=self._run, name=f"banker-render-{code}", daemon=True)
@@ -220,12 +226,16 @@ class Renderer:
         try:
             with hub.renders:
                 hub.gate.wait()
+                started = time.perf_counter()
                 known = hub.memory.newest(self.code, max(heard, self.rendered))
                 if known is None:  # the game was deleted
                     for watcher in watchers:
                         watcher.close()
                     return True
                 self._render(known, watchers if known.version != self.rendered else fresh)
+                spent = time.perf_counter() - started
+            if hub.gate.answering:  # under a flood of actions: the screens take their share, no more
+                time.sleep(min(spent * RENDER_REST, MAX_REST))
         except Exception:  # the database away for a moment: the pages keep what they show meanwhile
             log.exception("rendering game %s failed; trying again", self.code)
             with hub.lock:
@@ -246,14 +256,13 @@ class Renderer:
             frame = frames.get(watcher.key)
             if frame is None:
                 try:
-                    frame = frames[watcher.key] = self._parts(known, watcher, previous.get(watcher.key, ({},))[0],
-                                                              shared)
+                    frame = frames[watcher.key] = self._parts(known, watcher, previous.get(watcher.key), shared)
                 except SQLAlchemyError:
                     raise  # the database: try again soon, for everyone
                 except Exception:  # a bug in one screen: the others still get the change
                     log.exception("rendering a screen of game %s failed", self.code)
                     continue
-            parts, nested = frame
+            parts, nested, _, renewed = frame
             if not watcher.sent and watcher.shown == known.version:
                 watcher.sent = parts  # its page was rendered at this version: it shows these parts
                 watcher.ready.set()
@@ -261,21 +270,29 @@ class Renderer:
             sent = {name: changes(watcher.sent[name][1] if name in watcher.sent else None, html)
                     for name, (_, html) in parts.items()}
             for name, around in nested.items():
-                if sent[around] == parts[around][1]:
-                    sent[name] = ""  # the whole part around it is sent, with it inside
+                if around in renewed and sent[around] == parts[around][1]:
+                    sent[name] = ""  # the part around it, drawn at this version, is sent whole with it inside
             watcher.sent, watcher.shown = parts, known.version
-            watcher.hand((known.version, "".join(sent.values())))
+            # A nested part after the part around it, which may hold an older drawing of it.
+            watcher.hand((known.version, "".join(html for name, html in sent.items() if name not in nested)
+                          + "".join(sent[name] for name in nested)))
             watcher.ready.set()
         self.frames, self.shared, self.rendered = frames, shared, known.version
 
-    def _parts(self, known, watcher: Watcher, previous: dict, shared: dict) -> tuple[dict[str, tuple], dict]:
+    def _parts(self, known, watcher: Watcher, previous: tuple | None, shared: dict) -> tuple:
         """The watcher's screen at `known`, rendered in its language at its address (links and QR
-        codes name it), with marks for what differs between browsers; and its nested parts."""
+        codes name it), with marks for what differs between browsers: its parts, its nested parts,
+        the screen (the next version's may take pieces from it) and the parts drawn at this version
+        (the others kept their HTML). `previous`: the same at the version before."""
         with self.screens.app.test_request_context(base_url=watcher.url_root), force_locale(watcher.locale):
             g.live_marks = True
             screen = watcher.make(known)
+            if previous is not None:
+                screen.previous, previous[2].previous = previous[2], None  # one version back, no further
             shared = shared.setdefault((watcher.locale, watcher.url_root), {})
-            return render_parts(screen, previous, shared), screen.NESTED
+            parts = render_parts(screen, previous[0] if previous else None, shared)
+            renewed = {name for name, part in parts.items() if previous is None or previous[0].get(name) is not part}
+            return parts, screen.NESTED, screen, renewed
 
 
 def render_parts(screen, shown: dict | None = None, shared: dict | None = None) -> dict[str, tuple]:

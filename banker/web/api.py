@@ -114,8 +114,10 @@ def act(code):
         return _refusal(err, code)
     except store.Busy:
         return error("busy", _("The table is busy; try again."), 503)
-    return jsonify(version=outcome.version, events=outcome.effects, repeated=outcome.repeated,
-                   state=_state(code, outcome.state, outcome.version))
+    answer = {"version": outcome.version, "events": outcome.effects, "repeated": outcome.repeated}
+    if request.args.get("state") == "1":  # the state after it, for a client that wants it at once
+        answer["state"] = _state(code, outcome.state, outcome.version)
+    return jsonify(answer)
 
 
 def _state(game, state, version: int) -> dict:

@@ -115,6 +115,9 @@ class Screen:
     def __init__(self, game: Known):
         self.game = game
         self.state: GameState = game.state  # shared by every screen of the version: only read
+        # The same screen at the version before, when the renderer has it: a piece made from values
+        # that did not change may be taken from it.
+        self.previous: Screen | None = None
 
     def context(self, parts=None) -> dict:
         """Template variables for these parts (default: the whole page)."""
@@ -200,6 +203,11 @@ class Screen:
 # seat panel). Bids, trades, building and paying, at any time, are on the seat panel.
 TURN_ACTIONS = frozenset({"roll", "end_turn", "pay_jail_fine", "use_jail_card", "pay_debt", "bankrupt", "buy",
                           "decline", "draw", "card_choice", "utility_roll", "income_tax", "receive_deeds", "build"})
+
+
+# What a phone's turn panel offers, of all a player may do (the rest is on its wallet and trades).
+PHONE_TURN_ACTIONS = frozenset({"opening_roll", "use_jail_card", "pay_jail_fine", "roll", "end_turn", "buy", "bid",
+                                "pass", "pay_debt", "bankrupt"})
 
 
 class TableScreen(Screen):
@@ -337,6 +345,20 @@ class Token(NamedTuple):
     token: str
 
 
+def _holdings_from(state: GameState, player: int) -> tuple:
+    """What a player's deeds and their buttons are made from (rules/holdings.py): the player, who
+    holds which deed and its buildings, the bank's supply, debts, an auction (of a building, which
+    stops building), a house won at auction waiting to be placed (anyone's), a decision of the
+    player's own; under the tournament rule (deals between turns only), where the turn stands."""
+    pending = state.pending
+    if state.settings.deals_between_turns:
+        timing = (state.turn, state.rolled, state.doubles, pending)
+    else:
+        timing = (pending if pending and (pending["kind"] == "place" or pending.get("player") == player) else None,)
+    return (state.player(player), state.deeds, state.bank_houses, state.bank_hotels, state.debts, state.status,
+            state.auction, *timing)
+
+
 class PhoneScreen(Screen):
     """A phone: its own player's money, turn, deeds, debts, trades and history."""
 
@@ -350,11 +372,12 @@ class PhoneScreen(Screen):
         "history": ("history",),
     }
     DEPENDS = {
-        "news": ("latest", "news_shown"),
-        # In play with no auction open (tracked): what my turn panel shows but the latest line.
-        "turn": ("me", "legal", "take_back", "incoming", "my_debts", "raisable", "owed_total", "deck_cards",
-                 "state.turn", "state.doubles", "state.pending"),
-        "wallet": ("me", "legal", "holdings", "others", "state.status", "state.bank_houses", "state.bank_hotels",
+        "news": ("latest", "news_shown", "my_turn", "turn_name"),
+        # In play with no auction open (tracked): what my turn panel shows but whose turn it is and the
+        # latest line (the news, a part of its own).
+        "turn": ("me", "turn_legal", "take_back", "incoming", "my_debts", "raisable", "owed_total", "deck_cards",
+                 "my_doubles", "my_pending"),
+        "wallet": ("me", "wallet_legal", "holdings", "others", "state.status", "state.bank_houses", "state.bank_hotels",
                    "state.settings"),
         "trades": ("me", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
         "history": ("history",),
@@ -372,7 +395,12 @@ class PhoneScreen(Screen):
 
     @cached_property
     def legal(self) -> dict:
-        return {"legal": legal_actions(self.state, self.player)}
+        """What this player may do now; and, for the dependencies of the turn panel and the wallet,
+        only the part of it each shows (the turn's next step, for one, is not the wallet's)."""
+        legal = legal_actions(self.state, self.player)
+        state, mine = self.state, self.state.pending and self.state.pending.get("player") == self.player
+        return {"legal": legal, "turn_legal": legal & PHONE_TURN_ACTIONS, "wallet_legal": legal & {"pay"},
+                "my_pending": state.pending if mine else None, "my_doubles": state.doubles if "roll" in legal else 0}
 
     @cached_property
     def trades(self) -> dict:
@@ -389,8 +417,11 @@ class PhoneScreen(Screen):
 
     @cached_property
     def news(self) -> dict:
-        """The newest entry, but not another pair's trade or payment (ledger.latest)."""
-        return {"latest": ledger.latest(self.game, self.state, self.player), "news_shown": self.state.status == "playing"}
+        """Whose turn, and the newest entry but another pair's trade or payment (ledger.latest)."""
+        state = self.state
+        return {"latest": ledger.latest(self.game, state, self.player), "news_shown": state.status == "playing",
+                "my_turn": state.turn == self.player,
+                "turn_name": state.player(state.turn).name if state.status == "playing" else None}
 
     @cached_property
     def deck_cards(self) -> dict:
@@ -413,7 +444,14 @@ class PhoneScreen(Screen):
 
     @cached_property
     def holdings(self) -> dict:
-        """My deeds by group, each group marked `open` when something can be done in it now."""
+        """My deeds by group, each group marked `open` when something can be done in it now. The
+        dearest piece of a phone, and the same after most changes (someone else's money or pawn):
+        taken from the screen of the version before when nothing it is made from changed."""
+        state = self.state
+        self._holdings_from = _holdings_from(state, self.player)
+        before = self.previous
+        if before is not None and "holdings" in before.__dict__ and before._holdings_from == self._holdings_from:
+            return before.holdings
         sections = explain(self.state, holdings(self.state, self.player))
         # Building (or placing a house won at auction); and in debt, selling and mortgaging to pay it.
         can = ("build", "sell", "mortgage") if self.state.debts_of(self.player) else ("build",)

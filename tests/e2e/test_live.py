@@ -202,7 +202,7 @@ def test_sixty_four_open_live_connections_do_not_hold_up_an_action(server):
     code, banker = created["code"], created["banker_token"]
     api(server, f"/api/games/{code}/players", {"name": "Ann", "token": "hat"})
     api(server, f"/api/games/{code}/players", {"name": "Bob", "token": "car"})
-    state = api(server, f"/api/games/{code}/actions", {"type": "start", "order": [1, 2]}, banker)["state"]
+    state = api(server, f"/api/games/{code}/actions?state=1", {"type": "start", "order": [1, 2]}, banker)["state"]
     streams = [open_stream(server, f"/t/{code}/live?v={state['version']}") for _ in range(64)]
     try:
         done = api(server, f"/api/games/{code}/actions", {"type": "bank_pay", "player": 2, "amount": 64}, banker)

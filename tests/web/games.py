@@ -35,14 +35,15 @@ class Game:
         """The secret for "banker" or a seat id; None for anybody else."""
         return self.banker if who == "banker" else self.seats.get(who)
 
-    def act(self, who, **action):
-        """POST one action to the API as `who` ("banker", a seat id, or None); returns the response."""
-        return self.client.post(f"/api/games/{self.code}/actions", json=action,
+    def act(self, who, state: bool = False, **action):
+        """POST one action to the API as `who` ("banker", a seat id, or None), asking for the state
+        after it too if `state`; returns the response."""
+        return self.client.post(f"/api/games/{self.code}/actions{'?state=1' if state else ''}", json=action,
                                 headers=bearer(self.token(who)))
 
-    def ok(self, who, **action) -> dict:
+    def ok(self, who, state: bool = False, **action) -> dict:
         """An action that must be applied; returns the response JSON."""
-        response = self.act(who, **action)
+        response = self.act(who, state, **action)
         assert response.status_code == 200, response.get_json()
         return response.get_json()
 

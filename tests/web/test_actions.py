@@ -25,15 +25,24 @@ def test_every_action_applies_through_the_api(client, name):
     game = ready(client, name)
     version = game.state()["version"]
     if scenario.banker_only:
-        body = game.ok("banker", **scenario.by_banker())
+        body = game.ok("banker", state=True, **scenario.by_banker())
     else:
-        body = game.ok(1, **scenario.action)
+        body = game.ok(1, state=True, **scenario.action)
     assert body["version"] == version + 1
     assert body["repeated"] is False
     assert body["events"]
     assert scenario.done(body["state"])
     assert scenario.done(game.state())
     assert scenario.says in game.events()[-1]["text"]
+
+
+def test_an_actions_answer_carries_the_state_only_when_asked(game):
+    """The answer is small: its version, effects and whether it repeated; the state after it only
+    with ?state=1."""
+    body = game.ok(1, type="pay", to=2, amount=5)
+    assert set(body) == {"version", "events", "repeated"} and body["events"][0]["kind"] == "transfer"
+    body = game.ok(1, type="pay", to=2, amount=5, state=True)
+    assert body["state"]["version"] == body["version"] and body["state"]["players"][0]["cash"] == 1490
 
 
 @pytest.mark.parametrize("name, screen, htmx", FORMS)

@@ -40,7 +40,7 @@ def test_repeated_undo_restores_money_deeds_positions_turn_and_debts_exactly(gam
     assert game.state()["debts"] and seat(game.state(), 1)["position"] == 39
 
     for expected in reversed(snapshots):
-        body = game.ok("banker", type="undo")
+        body = game.ok("banker", type="undo", state=True)
         assert body["events"][0]["kind"] == "undone"
         assert without_version(body["state"]) == expected
         assert without_version(game.state()) == expected
