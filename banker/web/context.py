@@ -220,7 +220,9 @@ class TableScreen(Screen):
         "turn": ("news", "trades", "deck_cards", "standings", "lobby", "tools", "seat", "auction_key", "auction_clock",
                  "time_limit"),
         "undo": ("undoable",),
-        "players": ("undoable",),
+        "balances": (),
+        "bank_tools": ("roster",),
+        "players": ("undoable", "roster"),
         "board": ("cells",),
         "history": ("history",),
     }
@@ -231,13 +233,15 @@ class TableScreen(Screen):
         "turn": ("state.turn", "state.last_roll", "state.pending", "state.debts", "state.doubles", "trades",
                  "turn_legal", "acting", "deck_cards", "time_left", "seats"),
         "undo": ("undoable", "undoable_seq", "state.status"),
-        "players": ("state.players", "state.turn", "state.status", "state.bank_houses", "state.bank_hotels",
-                    "state.free_parking", "state.debts"),
+        "balances": ("state.players", "state.turn", "state.status", "state.bank_houses", "state.bank_hotels",
+                     "state.free_parking", "state.debts"),
+        "bank_tools": ("state.status", "roster"),
+        "players": ("state.status",),  # the panel itself; what it holds are parts of their own
         "board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels"),
         "history": ("history",),
     }
     SHARED = frozenset({"news"})
-    NESTED = {"news": "turn", "undo": "players"}
+    NESTED = {"news": "turn", "undo": "players", "balances": "players", "bank_tools": "players"}
 
     def __init__(self, game: Known, banker: bool, seat: int | None = None):
         """`seat`: the seat the banker picked to act for (a player without a phone), if any."""
@@ -336,6 +340,11 @@ class TableScreen(Screen):
     @cached_property
     def cells(self) -> dict:
         return {"cells": board_cells(self.state)}
+
+    @cached_property
+    def roster(self) -> dict:
+        """The seats as the banker's tools list them (who is still in the game)."""
+        return {"roster": tuple((p.id, p.name, p.bankrupt) for p in self.state.players)}
 
 
 class Token(NamedTuple):

@@ -126,10 +126,10 @@ def test_a_change_renders_the_news_once_for_every_phone_that_shows_it(app, clien
         # Ann, whose turn it is, reads "Your turn" over the news; the six others share one.
         assert rendered.count("player/_news.html") == 2 and rendered.count("table/_news.html") == 1
         # The other phones render nothing of their own; Cy's phone its parts that show her cash; the
-        # host its balances, Undo and history.
+        # host its balances, Undo and history (not the rest of its players' panel, nor its tools).
         assert sorted(rendered) == ["player/_history.html", "player/_news.html", "player/_news.html",
                                     "player/_trades.html", "player/_turn.html", "player/_wallet.html",
-                                    "table/_history.html", "table/_news.html", "table/_players.html",
+                                    "table/_balances.html", "table/_history.html", "table/_news.html",
                                     "table/_undo.html"]
         phones = [event.data for event in events[1:]]
         watching_phones = phones[:2] + phones[3:]  # all but Cy's
