@@ -92,6 +92,21 @@ class Known:
         return replace(self, version=commit.version, state=commit.state,
                        entries=(entry, *entries[:RECENT - 1]), undos=undos, started_at=started_at)
 
+    def caught_up(self, game: Game) -> "Known | None":
+        """This game at the newer version its row `game` was read at, from the entries made since
+        (one read); None when they do not follow on from this version (then read it all)."""
+        if game.version - self.version > RECENT:
+            return None
+        rows = db.session.execute(select(*ENTRY).where(Event.game_id == self.id, Event.seq > self.version,
+                                                       Event.seq <= game.version).order_by(Event.seq))
+        entries = [Entry(*row) for row in rows]
+        if [e.seq for e in entries] != list(range(self.version + 1, game.version + 1)):
+            return None
+        state, known = GameState.from_dict(game.state), self
+        for entry in entries:  # only the newest state is kept: each step's own is not needed
+            known = known.after(Commit(self.code, entry.seq, state, entry))
+        return known
+
     def last_live(self) -> Entry | None:
         """The newest entry neither undone nor an undo itself: what Undo would take back (read
         from the log only when the newest entries kept are all undone or undos)."""
@@ -146,14 +161,19 @@ class Memory:
 
     def newest(self, code: str, version: int) -> Known | None:
         """The game at `version` or later: from memory when it has it, else read from the database
-        (the version heard of was made elsewhere). None when the game is gone."""
+        (the version heard of was made elsewhere: by another process, or written behind this one's
+        back). A game kept at an older version reads only the entries it lacks. None when the game
+        is gone."""
         with self._lock:
             known = self._games.get(code)
             if known is not None and known.version >= version:
                 self._games.move_to_end(code)
                 return known
         game = db.session.scalar(select(Game).where(Game.code == code))
-        return self._keep(Known.read(game)) if game is not None else None
+        if game is None:
+            return None
+        caught_up = known.caught_up(game) if known is not None and known.id == game.id else None
+        return self._keep(caught_up or Known.read(game))
 
     def forget(self, code: str) -> None:
         with self._lock:

@@ -384,11 +384,11 @@ class PhoneScreen(Screen):
         "news": ("latest", "news_shown", "my_turn", "turn_name"),
         # In play with no auction open (tracked): what my turn panel shows but whose turn it is and the
         # latest line (the news, a part of its own).
-        "turn": ("me", "turn_legal", "take_back", "incoming", "my_debts", "raisable", "owed_total", "deck_cards",
-                 "my_doubles", "my_pending"),
+        "turn": ("me_in_turn", "turn_legal", "take_back", "incoming", "my_debts", "raisable", "owed_total",
+                 "deck_cards", "my_doubles", "my_pending"),
         "wallet": ("me", "wallet_legal", "holdings", "others", "state.status", "state.bank_houses", "state.bank_hotels",
                    "state.settings"),
-        "trades": ("me", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
+        "trades": ("me_out", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
         "history": ("history",),
     }
     SHARED = frozenset({"news"})
@@ -400,7 +400,11 @@ class PhoneScreen(Screen):
 
     @cached_property
     def me(self) -> dict:
-        return {"me": self.state.player(self.player)}
+        """This player; and for the dependencies of the parts that show only some of it, that much
+        (neither the turn panel nor the trades show where the pawn stands)."""
+        me = self.state.player(self.player)
+        return {"me": me, "me_out": me.bankrupt,
+                "me_in_turn": (me.cash, me.in_jail, me.jail_rolls, me.jail_cards, me.bankrupt)}
 
     @cached_property
     def legal(self) -> dict:

@@ -18,6 +18,7 @@ from banker.models import Game as GameRow
 from banker.models import db
 from banker.web import context
 
+from ..apps import close, make_app
 from ..evenings import next_move
 from .games import new_game
 from .test_live import Listener
@@ -125,10 +126,10 @@ def test_a_change_renders_the_news_once_for_every_phone_that_shows_it(app, clien
         assert all(event.id == str(version) for event in events)
         # Ann, whose turn it is, reads "Your turn" over the news; the six others share one.
         assert rendered.count("player/_news.html") == 2 and rendered.count("table/_news.html") == 1
-        # The other phones render nothing of their own; Cy's phone its parts that show her cash; the
-        # host its balances, Undo and history (not the rest of its players' panel, nor its tools).
+        # The other phones render nothing of their own; Cy's phone its parts that show her cash (not
+        # her trades); the host its balances, Undo and history (not the rest of its players' panel).
         assert sorted(rendered) == ["player/_history.html", "player/_news.html", "player/_news.html",
-                                    "player/_trades.html", "player/_turn.html", "player/_wallet.html",
+                                    "player/_turn.html", "player/_wallet.html",
                                     "table/_balances.html", "table/_history.html", "table/_news.html",
                                     "table/_undo.html"]
         phones = [event.data for event in events[1:]]
@@ -271,3 +272,24 @@ def test_what_the_pages_make_of_the_pushes_is_the_screen_drawn_afresh(app, clien
     finally:
         listeners[0].close(app)
     assert checked > 300
+
+
+def test_another_processs_change_is_read_once_and_only_what_is_new(app, client, host, phone, statements, database):
+    """A change made by another process (on PostgreSQL, heard through the relay): the renderer reads
+    the game's row and the entries made since the version it knows, once for every screen."""
+    game, listeners = watching(app, client, host, phone, players=3)
+    other = make_app(database)  # a second process on the same database
+    try:
+        with other.app_context():
+            outcome = store.act(game.code, {"type": "bank_pay", "player": 2, "amount": 7},
+                                actor=store.Actor(banker=True))
+        statements.clear()
+        app.extensions["banker.notifier"].publish(game.code, outcome.version)  # as the relay does
+        for listener in listeners:
+            event = listener.next_event()
+            assert event.id == str(outcome.version) and "The bank paid Bob $7." in event.data
+        reads = [s for thread, s in statements if thread.startswith("banker-render") and s.startswith("SELECT")]
+        assert len(reads) == 2 and "FROM games" in reads[0] and "events.seq >" in reads[1], reads
+    finally:
+        close(other)
+        listeners[0].close(app)
