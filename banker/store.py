@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from datetime import UTC, datetime
 
-from sqlalchemy import bindparam, delete, event, func, select, update
+from sqlalchemy import bindparam, delete, event, select, update
 
 from .models import Badge, Checkpoint, Claim, Event, Game, Seat, db
 from .live.memory import Commit, Entry as LogEntry
@@ -379,23 +379,6 @@ def last_live_event(game_id: int) -> Event | None:
     return db.session.scalar(
         select(Event).where(Event.game_id == game_id, Event.undone.is_(False), Event.type != UNDO)
         .order_by(Event.seq.desc()).limit(1)
-    )
-
-
-def started_at(game: Game) -> datetime | None:
-    """When the game's (not undone) start was recorded. Read from the oldest events up, so it stops
-    at the start, near the beginning of the log, however long the game (every host render of a
-    timed game asks)."""
-    return db.session.scalar(
-        select(Event.created_at).where(Event.game_id == game.id, Event.type == "start",
-                                       Event.undone.is_(False)).order_by(Event.seq).limit(1)
-    )
-
-
-def undo_count(game: Game) -> int:
-    """How many undos the game has had: what tells apart two moments an undo made look alike."""
-    return db.session.scalar(
-        select(func.count()).select_from(Event).where(Event.game_id == game.id, Event.type == UNDO)
     )
 
 

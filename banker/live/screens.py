@@ -19,7 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable
 
-from flask import current_app, g, render_template, request
+from flask import g, render_template, request
 from flask_babel import force_locale
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -261,6 +261,7 @@ class Renderer:
                     raise  # the database: try again soon, for everyone
                 except Exception:  # a bug in one screen: the others still get the change
                     log.exception("rendering a screen of game %s failed", self.code)
+                    watcher.ready.set()  # its connection need not wait for a screen that failed
                     continue
             parts, nested, _, renewed = frame
             if not watcher.sent and watcher.shown == known.version:

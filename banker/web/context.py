@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from flask import abort, current_app, request, url_for
 
-from .. import qr, store
+from .. import qr
 from ..live.memory import Known
 from ..models import Game
 from ..rules import Actor, legal_actions
