@@ -31,8 +31,8 @@ log = logging.getLogger(__name__)
 CSRF_MARK = "\x1ecsrf\x1e"
 NONCE_MARK = "\x1enonce\x1e"
 RETRY_SECONDS = 1.0  # after a render failed (the database away for a moment), try again this soon
-# While actions are being answered, a renderer rests RENDER_REST times as long as it rendered (at
-# most MAX_REST seconds) before it renders again: the screens take a quarter of the time at most,
+# While actions are being answered, the render slot rests RENDER_REST times as long as its last
+# render took (at most MAX_REST seconds) before any renderer renders again: the screens take a quarter of the time at most,
 # each showing the newest version, and the taps stay fast.
 RENDER_REST = 3
 MAX_REST = 0.1
@@ -234,8 +234,9 @@ class Renderer:
                     return True
                 self._render(known, watchers if known.version != self.rendered else fresh)
                 spent = time.perf_counter() - started
-            if hub.gate.answering:  # under a flood of actions: the screens take their share, no more
-                time.sleep(min(spent * RENDER_REST, MAX_REST))
+                if hub.gate.answering:  # under a flood of actions the screens take their share, no more:
+                    # resting with the render slot held, every game's renderer waits its turn too
+                    time.sleep(min(spent * RENDER_REST, MAX_REST))
         except Exception:  # the database away for a moment: the pages keep what they show meanwhile
             log.exception("rendering game %s failed; trying again", self.code)
             with hub.lock:
