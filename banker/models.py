@@ -85,7 +85,7 @@ class Claim(db.Model):
 
 class Event(db.Model):
     """One applied action: who, what, its effects, and whether the banker undid it. `nonce` is a
-    hash of the sender's nonce scoped to the sender (see store.nonce_key)."""
+    hash of the sender's nonce scoped to the sender (see Sender.nonce_key in store/identity.py)."""
 
     __tablename__ = "events"
     __table_args__ = (UniqueConstraint("game_id", "seq"), UniqueConstraint("game_id", "nonce"))

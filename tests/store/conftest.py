@@ -4,7 +4,7 @@ store announced to the game's live pages."""
 
 import pytest
 
-from banker import store
+from banker.store import actions, claims
 
 from ..apps import close, make_app
 
@@ -22,5 +22,11 @@ def app(database):
 def announced(monkeypatch) -> list[tuple[str, int]]:
     """The (game code, version) pairs the store announces to live pages, in order, from now on."""
     heard: list[tuple[str, int]] = []
-    monkeypatch.setattr(store, "announce", lambda code, version, commit=None: heard.append((code, version)))
+
+    def heard_of(code, version, commit=None):
+        heard.append((code, version))
+
+    # Both modules that commit announce: an action (actions.act) and a seat taken over (claims.take_seat).
+    monkeypatch.setattr(actions, "announce", heard_of)
+    monkeypatch.setattr(claims, "announce", heard_of)
     return heard

@@ -6,6 +6,7 @@ import pytest
 from sqlalchemy import func, select
 
 from banker import store
+from banker.store import claims
 from banker.models import Badge, Claim, db
 from banker.rules import Actor
 
@@ -40,30 +41,30 @@ def test_a_code_moves_its_seat_to_the_new_browser_once(app, announced):
 
 def test_a_code_expires_after_claim_seconds(app, monkeypatch):
     table = new_table(2)
-    now = store._now()
-    monkeypatch.setattr(store, "_now", lambda: now)
+    now = claims._now()
+    monkeypatch.setattr(claims, "_now", lambda: now)
     code = store.new_claim(fresh(table.code), 1)
-    monkeypatch.setattr(store, "_now", lambda: now + store.CLAIM_SECONDS + 1)
+    monkeypatch.setattr(claims, "_now", lambda: now + store.CLAIM_SECONDS + 1)
     assert store.claim(table.code, code)[1] is None
     assert store.take_seat(table.code, code, new_browser()) is None
-    monkeypatch.setattr(store, "_now", lambda: now + store.CLAIM_SECONDS)
+    monkeypatch.setattr(claims, "_now", lambda: now + store.CLAIM_SECONDS)
     assert store.take_seat(table.code, code, new_browser()) == 1
 
 
 def test_a_newer_code_replaces_the_older_one_and_expired_codes_are_cleared(app, monkeypatch):
     table = new_table(2)
     game = fresh(table.code)
-    now = store._now()
-    monkeypatch.setattr(store, "_now", lambda: now)
+    now = claims._now()
+    monkeypatch.setattr(claims, "_now", lambda: now)
     older, bobs = store.new_claim(game, 1), store.new_claim(game, 2)
     newer = store.new_claim(game, 1)
     assert older != newer
     assert store.claim(table.code, older)[1] is None
     assert store.claim(table.code, bobs)[1] == 2  # another seat's code stays
-    monkeypatch.setattr(store, "_now", lambda: now + store.CLAIM_SECONDS + 1)
+    monkeypatch.setattr(claims, "_now", lambda: now + store.CLAIM_SECONDS + 1)
     store.new_claim(game, 1)  # a new code clears the expired ones of the game
     assert db.session.scalar(select(func.count()).select_from(Claim).where(Claim.game_id == game.id)) == 1
-    monkeypatch.setattr(store, "_now", lambda: now)
+    monkeypatch.setattr(claims, "_now", lambda: now)
     assert store.take_seat(table.code, newer, new_browser()) is None
 
 

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import update
 
 from banker import store
+from banker.store import actions, engine
 from banker.models import Game, db
 from banker.rules import GameError
 
@@ -94,7 +95,7 @@ def losing(monkeypatch, races: int) -> list[int]:
     """The next `races` saves lose the race: another writer moved the game's version between this
     writer's read and its save (here: within its own transaction, which the lost save rolls back).
     Returns the version each save had read."""
-    tries, save = [], store._save
+    tries, save = [], actions._save
 
     def contested(row, *args):
         tries.append(row.version)
@@ -102,8 +103,8 @@ def losing(monkeypatch, races: int) -> list[int]:
             db.session.execute(update(Game).where(Game.id == row.id).values(version=Game.version + 1))
         return save(row, *args)
 
-    monkeypatch.setattr(store, "_save", contested)
-    monkeypatch.setattr(store, "BACKOFF", 0)
+    monkeypatch.setattr(actions, "_save", contested)
+    monkeypatch.setattr(engine, "BACKOFF", 0)
     return tries
 
 

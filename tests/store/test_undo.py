@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sqlalchemy import delete, func, select
 
 from banker import store
+from banker.store import undo
 from banker.models import Checkpoint, db
 from banker.rules import Actor, GameError, GameState, Settings, replay
 
@@ -38,13 +39,13 @@ def without_the_newest(game, count: int) -> list[GameState]:
 def counting_replays(monkeypatch) -> list[int]:
     """The number of logged actions each undo replays (the store's replays: the test's own go
     through the rules' replay directly)."""
-    counts, replay = [], store.replay
+    counts, replay = [], undo.replay
 
     def counted(edition, settings, log, start=None):
         counts.append(len(log))
         return replay(edition, settings, log, start)
 
-    monkeypatch.setattr(store, "replay", counted)
+    monkeypatch.setattr(undo, "replay", counted)
     return counts
 
 
@@ -68,7 +69,7 @@ def test_undo_after_undo_across_checkpoints_replays_from_the_newest_one_before(a
     """The same on both databases, at a smaller scale: with a checkpoint every four events, twelve
     undos in a row (back past three checkpoints, each undo writing one of its own) each give the
     state the log gives without its newest action, replaying fewer than four."""
-    monkeypatch.setattr(store, "CHECKPOINT_EVERY", 4)
+    monkeypatch.setattr(undo, "CHECKPOINT_EVERY", 4)
     code = new_table().code
     play_randomly(code, random.Random(5), 40, undo=False)
     game = fresh(code)
@@ -108,7 +109,7 @@ def test_a_game_saved_before_checkpoints_existed_still_undoes_exactly(app):
 def test_random_evenings_with_undos_replay_to_the_snapshot_after_every_step(app, monkeypatch, seed, every):
     """Checkpoints every few events, undos now and then and in bursts: after each step, replaying the
     whole log from the start gives exactly the snapshot the store saved."""
-    monkeypatch.setattr(store, "CHECKPOINT_EVERY", every)
+    monkeypatch.setattr(undo, "CHECKPOINT_EVERY", every)
     rng = random.Random(seed)
     code = new_table(rng.choice([2, 3])).code
     for _ in range(12):

@@ -140,11 +140,11 @@ def test_a_rejoin_code_works_once(app, game, host):
 def test_a_rejoin_code_expires_after_ten_minutes(app, game, host, monkeypatch):
     url = rejoin_address(host(game), 1)
     now = time.time()
-    monkeypatch.setattr(store.time, "time", lambda: now + store.CLAIM_SECONDS + 1)
+    monkeypatch.setattr(time, "time", lambda: now + store.CLAIM_SECONDS + 1)
     phone = app.test_client()
     opened = phone.get(url)
     assert opened.status_code == 404 and "no longer valid" in opened.get_data(as_text=True)
-    monkeypatch.setattr(store.time, "time", lambda: now + store.CLAIM_SECONDS - 1)
+    monkeypatch.setattr(time, "time", lambda: now + store.CLAIM_SECONDS - 1)
     assert take_seat(phone, url).status_code == 303
 
 
@@ -235,7 +235,7 @@ def test_a_used_code_page_says_the_seat_is_on_the_new_phone_and_goes_back_to_the
 def test_an_expired_or_replaced_code_page_offers_to_make_a_new_one(app, game, host, monkeypatch):
     banker = host(game)
     replaced, expired = code_page(banker, 2), code_page(banker, 2)
-    monkeypatch.setattr(store.time, "time", lambda now=time.time(): now + store.CLAIM_SECONDS + 1)
+    monkeypatch.setattr(time, "time", lambda now=time.time(): now + store.CLAIM_SECONDS + 1)
     [told] = Browser(banker.client, game.code, expired).live(game.state()["version"])
     for html in (banker.page(replaced), banker.page(expired), told.data):
         assert "This code no longer works: it expired, or a newer one replaced it." in unescape(html)

@@ -12,6 +12,7 @@ from jinja2 import StrictUndefined
 from sqlalchemy import update
 
 from banker import store
+from banker.store import actions
 from banker.models import Game as GameRow
 from banker.models import db
 from banker.web import context, ledger
@@ -157,7 +158,7 @@ def test_an_action_that_lost_its_version_race_notifies_only_for_the_try_that_was
                                                                                           monkeypatch):
     """Another writer gets in first (the game's version moves between the read and the save): the
     losing try is rolled back and says nothing; the retry is saved and announced once."""
-    save, lost = store._save, []
+    save, lost = actions._save, []
 
     def racing(row, *args):
         if not lost:
@@ -165,7 +166,7 @@ def test_an_action_that_lost_its_version_race_notifies_only_for_the_try_that_was
             db.session.execute(update(GameRow).where(GameRow.id == row.id).values(version=row.version + 1))
         return save(row, *args)
 
-    monkeypatch.setattr(store, "_save", racing)
+    monkeypatch.setattr(actions, "_save", racing)
     version = game.state()["version"]
     game.ok(1, type="pay", to=2, amount=5)
     assert lost == [version]
@@ -174,7 +175,7 @@ def test_an_action_that_lost_its_version_race_notifies_only_for_the_try_that_was
 
 @pytest.mark.storage  # what is committed, and so announced, is the database's to say
 def test_an_action_that_loses_every_race_is_busy_and_notifies_nobody(app, game, published, monkeypatch):
-    monkeypatch.setattr(store, "_save", lambda *args: None)
+    monkeypatch.setattr(actions, "_save", lambda *args: None)
     before = game.state()
     response = game.act(1, type="pay", to=2, amount=5)
     assert response.status_code == 503 and response.get_json()["error"]["code"] == "busy"

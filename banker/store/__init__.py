@@ -1,0 +1,37 @@
+"""Persistence: load a game, apply an action through the rules, append the event and save the
+snapshot in one transaction guarded by an optimistic version check.
+
+The modules, in the order a request meets them:
+
+- `engine`: the database under it all: SQLite's BEGIN IMMEDIATE (`sqlite_setup`), the write
+  transaction (`writing`), and the retries of a write that lost the race (`attempts`, `Busy`).
+- `identity`: who sends a request: token hashing, the `Browser`, the `Sender` (made once per
+  request: the nonce's key, the seat or badge read with the game, the actor), badges.
+- `games`: a game by its code: `create_game`, `find_game`, `load_state`, and `visit` (the game and
+  who is asking, for the pages and the API).
+- `actions`: `act`, the hot path: one read, the rules, `_save` (snapshot, event, checkpoint).
+- `undo`: undo and take back, and when a checkpoint is kept (`CHECKPOINT_EVERY`).
+- `log`: the event log read back: `live_log`, `history`, `replay_game`.
+- `claims`: rejoin codes: `new_claim`, `claim`, `claim_state`, `take_seat`.
+
+Everything other code uses is re-exported here: `from banker import store` then `store.act(...)`.
+A test that changes a module's setting or helper (`_save`, `CHECKPOINT_EVERY`, `BACKOFF`, `_now`,
+`replay`, `announce`) patches the module that owns it, not this package: the package's name is
+only a copy of it.
+"""
+
+from ..rules import Actor  # the type of act's `actor`, for its in-process callers
+from .actions import Outcome, act
+from .claims import CLAIM_SECONDS, claim, claim_state, new_claim, take_seat
+from .engine import TRIES, Busy, sqlite_setup, writing
+from .games import CODE_ALPHABET, CODE_LENGTH, create_game, find_game, game_code, load_state, visit
+from .identity import Browser, UnknownSecret, new_token, token_hash
+from .log import history, last_live_event, live_log, replay_game
+from .undo import CHECKPOINT_EVERY
+
+__all__ = [
+    "Actor", "Browser", "Busy", "CHECKPOINT_EVERY", "CLAIM_SECONDS", "CODE_ALPHABET", "CODE_LENGTH",
+    "Outcome", "TRIES", "UnknownSecret", "act", "claim", "claim_state", "create_game", "find_game",
+    "game_code", "history", "last_live_event", "live_log", "load_state", "new_claim", "new_token",
+    "replay_game", "sqlite_setup", "take_seat", "token_hash", "visit", "writing",
+]

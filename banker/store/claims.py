@@ -1,0 +1,82 @@
+"""Rejoin codes: the banker makes one for a seat, a new phone scans it and takes the seat over, and
+the seat's other phones (and its API token) stop working."""
+
+import secrets
+import time
+
+from sqlalchemy import delete, select, update
+
+from ..live.notifier import announce, notifier
+from ..models import Badge, Claim, Game, Seat, db
+from .engine import writing
+from .games import find_game
+from .identity import Browser, give_badge, new_token, token_hash
+
+# How long a rejoin code can be claimed (the banker shows it, the new phone scans it at once).
+CLAIM_SECONDS = 10 * 60
+# A used rejoin code expired at the epoch: its row (a hash) stays until the game's next new code, so
+# that the banker's code page can say the seat was taken rather than that the code lapsed.
+USED = 0
+
+
+def new_claim(game: Game, player_id: int) -> str:
+    """A rejoin code for a seat: one new phone may take the seat with it, once, for the next
+    CLAIM_SECONDS; an earlier code for the seat stops working. Only its hash is kept."""
+    code = secrets.token_urlsafe(16)
+    with writing():
+        if db.session.scalar(select(Seat.id).where(Seat.game_id == game.id, Seat.player_id == player_id)) is None:
+            raise LookupError(player_id)
+        db.session.execute(delete(Claim).where(Claim.game_id == game.id,
+                                               (Claim.player_id == player_id) | (Claim.expires_at < _now())))
+        db.session.add(Claim(code_hash=token_hash(code), game_id=game.id, player_id=player_id,
+                             expires_at=_now() + CLAIM_SECONDS))
+        db.session.commit()
+    return code
+
+
+def claim(code: str, rejoin: str) -> tuple[Game | None, int | None]:
+    """The game, and the seat a rejoin code can take now (None: used, replaced or expired)."""
+    game = find_game(code)
+    if game is None:
+        return None, None
+    return game, db.session.scalar(select(Claim.player_id).where(
+        Claim.game_id == game.id, Claim.code_hash == token_hash(rejoin), Claim.expires_at >= _now()))
+
+
+def claim_state(game: Game, player_id: int, rejoin: str) -> str:
+    """What became of a seat's rejoin code: "live" (it can take the seat now), "used" (a new phone
+    took the seat with it), or "void" (it expired, a newer code replaced it, or it is not this seat's)."""
+    expires_at = db.session.scalar(select(Claim.expires_at).where(
+        Claim.game_id == game.id, Claim.player_id == player_id, Claim.code_hash == token_hash(rejoin)))
+    if expires_at is None:
+        return "void"
+    return "live" if expires_at >= _now() else "used" if expires_at == USED else "void"
+
+
+def take_seat(code: str, rejoin: str, browser: Browser) -> int | None:
+    """The browser takes the seat a rejoin code is for, and the code is used up: the seat's other
+    phones (and its API token) stop working, and their open pages (and the banker's code page)
+    hear of it at once (the version is the same: nothing in the game changed). None when the code
+    cannot be used (any more)."""
+    with writing():
+        game, player = claim(code, rejoin)
+        if player is None:
+            db.session.rollback()
+            return None
+        db.session.execute(update(Claim).where(Claim.code_hash == token_hash(rejoin)).values(expires_at=USED))
+        db.session.execute(delete(Badge).where(
+            Badge.game_id == game.id, Badge.role == "seat",
+            (Badge.player_id == player) | (Badge.browser_hash == browser.digest)))
+        db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.player_id == player)
+                           .values(token_hash=token_hash(new_token())))
+        give_badge(game.id, browser, player)
+        code, version = game.code, game.version
+        notifier().relay(db.session, code, version)
+        db.session.commit()
+    announce(code, version)
+    return player
+
+
+def _now() -> int:
+    """The clock the codes are judged by, in whole seconds (one name for the tests to move)."""
+    return int(time.time())

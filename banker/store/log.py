@@ -1,0 +1,41 @@
+"""The event log read back: what undo would take back, the live (not undone) actions that make a
+game, its history as shown, and the state rebuilt from the log alone."""
+
+from sqlalchemy import select
+
+from ..models import Event, Game, db
+from ..rules import Actor, GameState, Settings, replay
+from ..rules.actions import UNDO
+
+
+def last_live_event(game_id: int) -> Event | None:
+    """The newest event that is not undone and not itself an undo: what Undo would take back."""
+    return db.session.scalar(
+        select(Event).where(Event.game_id == game_id, Event.undone.is_(False), Event.type != UNDO)
+        .order_by(Event.seq.desc()).limit(1)
+    )
+
+
+def live_log(game_id: int, after: int = 0, before: int | None = None) -> list[tuple[Actor, dict]]:
+    """The (actor, action) pairs that make the game, oldest first, without undone entries: all of
+    them, or those after event `after` and before event `before`."""
+    query = (select(Event.actor, Event.payload)
+             .where(Event.game_id == game_id, Event.undone.is_(False), Event.type != UNDO,
+                    Event.seq > after)
+             .order_by(Event.seq))
+    if before is not None:
+        query = query.where(Event.seq < before)
+    return [(Actor.parse(a), p) for a, p in db.session.execute(query)]
+
+
+def history(game: Game, limit: int | None = None) -> list[Event]:
+    """The game's events, newest first (undone ones included, marked)."""
+    query = select(Event).where(Event.game_id == game.id).order_by(Event.seq.desc())
+    if limit:
+        query = query.limit(limit)
+    return list(db.session.scalars(query))
+
+
+def replay_game(game: Game) -> GameState:
+    """The state rebuilt from the event log alone, from the start; must equal the snapshot."""
+    return replay(game.edition, Settings(**game.settings), live_log(game.id))
