@@ -7,7 +7,10 @@ Run: .venv/bin/python benchmarks/live_parts.py   (prints a table; asserts nothin
 """
 
 import collections
+import cProfile
+import pstats
 import random
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -63,6 +66,7 @@ def main() -> None:
             live.render_template = timed
             shown: dict = {}
             total = 0.0
+            profile = cProfile.Profile() if "--profile" in sys.argv else None
             memory = app.extensions["banker.memory"]
             with app.test_request_context():
                 g.live_marks = True
@@ -70,6 +74,8 @@ def main() -> None:
                     move()
                     version = store.find_game(code).version
                     start = time.perf_counter()
+                    if profile:
+                        profile.enable()
                     game = memory.newest(code, version)
                     screens = [("host", TableScreen(game, True))] + [(p, PhoneScreen(game, p)) for p in range(1, 9)]
                     shared: dict = {}  # the parts the screens share, rendered once per change
@@ -78,9 +84,14 @@ def main() -> None:
                             screen.previous = shown[key][1]  # as the renderer does: pieces may be kept
                             screen.previous.previous = None
                         shown[key] = (live.render_parts(screen, shown[key][0] if key in shown else None, shared), screen)
+                    if profile:
+                        profile.disable()
                     total += time.perf_counter() - start
             live.render_template = render
             print(f"about {events:,} events: {total / CHANGES * 1000:.1f} ms per change for nine screens")
+            if profile:
+                stats = pstats.Stats(profile).sort_stats("tottime"); stats.sort_stats("cumtime").print_stats(60)
+                continue
             for name, seconds in spent.most_common(8):
                 print(f"  {name:28} {seconds / CHANGES * 1000:6.2f} ms  {renders[name] / CHANGES:4.1f} renders per change")
 

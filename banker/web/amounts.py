@@ -8,7 +8,8 @@ from typing import NamedTuple
 
 from babel import Locale
 from babel.numbers import format_percent, get_group_symbol
-from flask_babel import get_locale
+
+from .languages import locale
 
 # Locales that leave four-digit amounts ungrouped (CLDR's minimumGroupingDigits 2, which Babel's
 # formatting does not apply): 1500 € but 15 000 € in Portugal.
@@ -42,7 +43,7 @@ def style(locale: Locale) -> Style:
 def money(amount: int, symbol: str = "$") -> str:
     """An amount in the edition's currency for this request's locale. Every locale we speak groups
     digits by three, so Python's grouping with the locale's separator is Babel's (the tests check)."""
-    how = style(get_locale())
+    how = style(locale())
     number = f"{abs(amount):,}".replace(",", how.group) if abs(amount) >= how.grouped_from else str(abs(amount))
     sign = "-" if amount < 0 else ""
     return f"{sign}{symbol}{how.space}{number}" if how.symbol_first else f"{sign}{number}{how.space}{symbol}"
@@ -50,7 +51,7 @@ def money(amount: int, symbol: str = "$") -> str:
 
 def ten_percent() -> str:
     """The mortgage interest and the old Income Tax's share, as the locale writes it: 10%, 10 %."""
-    return format_percent(0.1, locale=str(get_locale()))
+    return format_percent(0.1, locale=str(locale()))
 
 
 def typed(value):

@@ -6,8 +6,12 @@ from urllib.parse import urlencode, urlsplit
 
 from datetime import datetime
 
-from flask import Flask, current_app, request
-from flask_babel import get_locale
+from babel import Locale
+from babel.support import NullTranslations
+from flask import Flask, current_app, g, request
+from flask_babel import get_locale, get_translations
+from jinja2 import pass_context
+from markupsafe import Markup
 
 # The languages of the switch, each named in its own words.
 LANGUAGES = {"en": "English", "fr": "Français", "pt": "Português", "ja": "日本語"}
@@ -15,6 +19,58 @@ LANGUAGES = {"en": "English", "fr": "Français", "pt": "Português", "ja": "日�
 LOCALES = {"en": "en", "fr": "fr", "pt": "pt_PT", "ja": "ja"}
 COOKIE = "lang"
 COOKIE_SECONDS = 365 * 24 * 3600
+
+
+def locale() -> Locale:
+    """This request's locale, as get_locale() keeps it once chosen (or forced), read without its
+    detours: a screen asks for it at every amount and sentence, and get_locale() took 4 µs."""
+    found = getattr(g.get("_flask_babel"), "babel_locale", None)
+    return found if found is not None else get_locale()
+
+
+# The catalog of each locale, loaded once: Flask-Babel looks its cache up through five context
+# lookups at every sentence (14 µs; 25 µs in a template, where a screen has a hundred).
+_CATALOGS: dict[Locale, NullTranslations] = {}
+
+
+def catalog() -> NullTranslations:
+    """This request's translations."""
+    here = locale()
+    found = _CATALOGS.get(here)
+    if found is None:
+        found = _CATALOGS[here] = get_translations()
+    return found
+
+
+def gettext(string: str, **variables) -> str:
+    """flask_babel.gettext, through the catalog kept here."""
+    text = catalog().ugettext(string)
+    return text % variables if variables else text
+
+
+def ngettext(singular: str, plural: str, num: int, **variables) -> str:
+    """flask_babel.ngettext, through the catalog kept here."""
+    variables.setdefault("num", num)
+    return catalog().ungettext(singular, plural, num) % variables
+
+
+def _filled(context, text: str, variables: dict) -> str:
+    """A template's sentence as Jinja's new-style gettext makes it: markup when the template
+    escapes, then its %(name)s filled (which also turns %% into %)."""
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % variables if "%" in text else text
+
+
+@pass_context
+def template_gettext(context, string: str, **variables) -> str:
+    return _filled(context, catalog().ugettext(string), variables)
+
+
+@pass_context
+def template_ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+    variables.setdefault("num", num)
+    return _filled(context, catalog().ungettext(singular, plural, num), variables)
 
 
 def chosen() -> str:
@@ -34,7 +90,7 @@ def zone():
 
 def tag() -> str:
     """The page's language as HTML wants it: en, fr, pt-PT, ja."""
-    return str(get_locale()).replace("_", "-")
+    return str(locale()).replace("_", "-")
 
 
 def switch() -> list[dict]:
@@ -53,6 +109,9 @@ def switch() -> list[dict]:
 
 
 def init_app(app: Flask) -> None:
+    # After Flask-Babel's, in place of its callables (the same sentences, faster: see catalog).
+    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext, ngettext=template_ngettext)
+
     @app.after_request
     def remember(response):
         """A `?lang=` link chooses for this device from then on, not only for this page."""

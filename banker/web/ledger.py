@@ -12,13 +12,14 @@ from collections import OrderedDict
 from datetime import UTC, datetime
 
 from flask import current_app
-from flask_babel import format_time, get_locale
+from flask_babel import format_time
 from sqlalchemy import select
 
 from ..live.memory import ENTRY, Entry, Known
 from ..models import Event, db
 from ..rules import effects as happened
 from ..rules.state import GameState
+from .languages import locale
 from .narrate import PUBLIC, mentions, summary, undid
 
 HISTORY_ROWS = 40
@@ -70,7 +71,7 @@ def _caches() -> Caches:
 
 def _known(game: Known) -> dict[int, dict]:
     """The rows of this game already made in the reader's language, by entry."""
-    return _caches().rows.get((game.id, str(get_locale())), dict)
+    return _caches().rows.get((game.id, str(locale())), dict)
 
 
 def _entry(game: Known, seq: int) -> Entry:

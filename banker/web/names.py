@@ -5,11 +5,9 @@ utility) is named in the reader's language, unless that is the board's own."""
 
 from functools import cache
 
-from flask_babel import get_locale
-from flask_babel import gettext as _
-
 from ..rules.board import EDITION_NAMES, Board, load_board
 from ..rules.errors import N_
+from .languages import gettext as _, locale
 
 TERMS = {
     "go": N_("GO"), "community_chest": N_("Community Chest"), "chance": N_("Chance"),
@@ -22,7 +20,7 @@ SHORT_TERMS = {"jail": N_("Jail"), "community_chest": N_("Comm. Chest"), "electr
 
 
 def reader_language() -> str:
-    return str(get_locale()).split("_")[0]
+    return str(locale()).split("_")[0]
 
 
 def square_name(board: Board, index: int, short: bool = False) -> str:

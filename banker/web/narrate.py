@@ -3,14 +3,13 @@
 from collections.abc import Mapping
 
 from babel.lists import format_list
-from flask_babel import get_locale, ngettext
-from flask_babel import gettext as _
 
 from ..rules.cards import CUSTOM, card
 from ..rules.errors import N_, GameError
 from ..rules.state import BANK, POT, GameState
 from . import amounts
 from .card_texts import card_text
+from .languages import gettext as _, locale, ngettext
 from .names import reader_language, square_name
 
 MONEY_PARAMS = {"amount", "cash", "price", "total_owed"}
@@ -24,7 +23,7 @@ def money(state: GameState, amount: int) -> str:
 def listed(items) -> str:
     """Names or things as a list in the reader's language (CLDR, through Babel): "Ann, Bob, and Cy",
     « Ann, Bob et Cy », "Ann、Bob、Cy"."""
-    return format_list(list(items), locale=get_locale())
+    return format_list(list(items), locale=locale())
 
 
 def party(state: GameState, who) -> str:
