@@ -313,7 +313,7 @@ def render_parts(screen, shown: dict | None = None, shared: dict | None = None) 
         if key is not None and key in shared:
             parts[name] = shared[key]
             continue
-        html = squeeze(render_template(f"{screen.AREA}/_{name}.html", oob=True, **screen.context([name])))
+        html = squeeze(render_template(f"{screen.AREA}/_{name}.html", oob=True, **screen.part_context(name)))
         parts[name] = (depends, html)
         if key:
             shared[key] = parts[name]

@@ -11,7 +11,8 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from . import amounts, api, assets, card_effects, headers, home, join, languages, ledger, limits, player, rulebook, table
+from . import (amounts, api, assets, card_effects, fragments, headers, home, join, languages, ledger, limits, player,
+               rulebook, table, templating)
 from ..rules.mortgages import lift_cost, transfer_fee
 from ..store import CODE_ALPHABET, CODE_LENGTH
 from .names import square_choices, square_name, square_names
@@ -91,11 +92,13 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     headers.init_app(app)
     assets.init_app(app)
+    templating.init_app(app)
     app.jinja_env.add_extension("jinja2.ext.do")
     babel.init_app(app, locale_selector=lambda: languages.LOCALES[languages.chosen()],
                    timezone_selector=languages.zone)
     languages.init_app(app)
     ledger.init_app(app)
+    fragments.init_app(app)
     for blueprint in (home.bp, table.bp, player.bp, join.bp, api.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)

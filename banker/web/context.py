@@ -118,13 +118,21 @@ class Screen:
         # The same screen at the version before, when the renderer has it: a piece made from values
         # that did not change may be taken from it.
         self.previous: Screen | None = None
+        self._parts: dict[str, dict] = {}
 
     def context(self, parts=None) -> dict:
         """Template variables for these parts (default: the whole page)."""
         names = {piece for part in (parts or self.PARTS) for piece in self.PARTS[part]}
-        context = self.base
+        context = dict(self.base)
         for name in sorted(names):
-            context = {**context, **getattr(self, name)}
+            context.update(getattr(self, name))
+        return context
+
+    def part_context(self, part: str) -> dict:
+        """Template variables for one part, made once: its dependencies and its render share them."""
+        context = self._parts.get(part)
+        if context is None:
+            context = self._parts[part] = self.context([part])
         return context
 
     def depends(self, part: str) -> tuple | None:
@@ -132,7 +140,7 @@ class Screen:
         names = self.DEPENDS.get(part)
         if names is None or not self.tracked(part):
             return None
-        context = self.context([part])
+        context = self.part_context(part)
         return tuple(getattr(self.state, name[6:]) if name.startswith("state.") else context[name]
                      for name in names)
 
@@ -507,8 +515,11 @@ def board_cells(state: GameState) -> list[dict]:
         else:
             row, col = i - 29, 11
         deed = state.deeds.get(i)
-        cells.append({"square": sq, "row": row, "col": col, "deed": deed,
-                      "owner": tokens.get(deed.owner) if deed else None, "tokens": by_square.get(i, [])})
+        owner, pawns = tokens.get(deed.owner) if deed else None, tuple(by_square.get(i, ()))
+        # What the square's HTML is made from (with its board), as fragments.py keys it.
+        key = (i, owner, pawns, (deed.houses, deed.hotel, deed.mortgaged) if deed else None)
+        cells.append({"square": sq, "row": row, "col": col, "deed": deed, "owner": owner, "tokens": pawns,
+                      "key": key})
     return cells
 
 
