@@ -110,6 +110,15 @@ def test_a_change_through_one_process_reaches_a_page_on_another(hosted):
         live.close()
 
 
+def watch(port: int, code: str, version: int) -> tuple[http.client.HTTPConnection, object]:
+    """The table view's live connection, as its page opens it at `version`: (connection, stream)."""
+    live = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    live.request("GET", f"/t/{code}/live?v={version}")
+    stream = live.getresponse()
+    assert stream.status == 200 and stream.read1(65536).startswith(b"retry:")
+    return live, stream
+
+
 def next_update(stream) -> bytes:
     """Read a live connection until one whole `update` event has come (it ends with a blank line)."""
     received = b""
@@ -138,15 +147,21 @@ def test_killing_a_process_mid_writes_loses_no_acknowledged_action(hosted):
             if status == 200:
                 acknowledged.append((body["version"], nonce))
 
+    # Pages watch the game meanwhile: the process renders every change from what it keeps in memory.
+    early = call(port, f"/api/games/{code}", token=banker)[1]["version"]
+    pages = [watch(port, code, early) for _ in range(3)]
     writers = [threading.Thread(target=write, args=(i,)) for i in range(4)]
     for thread in writers:
         thread.start()
+    updates = [next_update(stream) for _, stream in pages]  # the renderer is at work when the kill comes
     time.sleep(1.0)
     hosted.processes[-1].send_signal(signal.SIGKILL)
     stop.set()
     for thread in writers:
         thread.join(timeout=30)
-    assert len(acknowledged) > 20
+    for live, _ in pages:
+        live.close()
+    assert len(acknowledged) > 20 and all(b"event: update" in update for update in updates)
     engine = create_engine(hosted.database)
     try:
         with engine.connect() as connection:
@@ -162,5 +177,13 @@ def test_killing_a_process_mid_writes_loses_no_acknowledged_action(hosted):
     again = hosted()
     status, state = call(again, f"/api/games/{code}", token=banker)
     assert status == 200 and state["version"] == version
-    assert call(again, f"/api/games/{code}/actions", {"type": "bank_pay", "player": 1, "amount": 1}, banker)[0] == 200
+    # A page that saw an early version catches up on the new process, from the database.
+    live, stream = watch(again, code, early)
+    try:
+        assert call(again, f"/api/games/{code}/actions", {"type": "bank_pay", "player": 1, "amount": 1}, banker)[0] == 200
+        received = b""
+        while f"id: {version + 1}\n".encode() not in received:
+            received += next_update(stream)
+    finally:
+        live.close()
 

@@ -70,7 +70,7 @@ def turn_ended(player: int) -> dict:
 @kind
 def undone(seq: int, action_type: str, player: int | None = None) -> dict:
     """The banker undid event `seq`, an action of `action_type`, or `player` took it back: made by
-    the store (store.py), which undoes by replaying the log without that event."""
+    the store (store/undo.py), which undoes by replaying the log without that event."""
     if player is not None:
         return {"seq": seq, "type": action_type, "player": player}
     return {"seq": seq, "type": action_type}

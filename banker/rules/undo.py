@@ -1,5 +1,5 @@
 """Taking back the newest entry of the log. The store does it by replaying the log without that
-entry (store.py, _undo); these rules say who may, and when.
+entry (store/undo.py, undo_newest); these rules say who may, and when.
 
 - The banker's `undo` takes back the newest live entry, whoever made it, again and again; never a
   join. With `seq` it takes back that entry only: a banker who read "Undo: Ann bought Boardwalk"
