@@ -144,6 +144,12 @@ class Screen:
         return tuple(getattr(self.state, name[6:]) if name.startswith("state.") else context[name]
                      for name in names)
 
+    def _history_before(self) -> tuple | None:
+        """The history this screen showed at the version before, when the renderer has it: after
+        most changes only the newest entry is told (ledger.history_rows)."""
+        before = self.previous
+        return (before.game, before.history["history"]) if before is not None and "history" in before.__dict__ else None
+
     def tracked(self, part: str) -> bool:
         """Whether the part's DEPENDS say all of its HTML now (some parts list what they show in
         play, and are rendered at every change in the lobby, at the end or during an auction)."""
@@ -274,7 +280,8 @@ class TableScreen(Screen):
 
     @cached_property
     def history(self) -> dict:
-        return {"history": ledger.history_rows(self.game, self.state), "history_rows": ledger.HISTORY_ROWS}
+        return {"history": ledger.history_rows(self.game, self.state, None, self._history_before()),
+                "history_rows": ledger.HISTORY_ROWS}
 
     @cached_property
     def lobby(self) -> dict:
@@ -487,7 +494,8 @@ class PhoneScreen(Screen):
 
     @cached_property
     def history(self) -> dict:
-        return {"history": ledger.history_rows(self.game, self.state, self.player), "history_rows": ledger.HISTORY_ROWS}
+        return {"history": ledger.history_rows(self.game, self.state, self.player, self._history_before()),
+                "history_rows": ledger.HISTORY_ROWS}
 
 
 def _possible(lot: dict, button: str) -> bool:

@@ -137,11 +137,21 @@ def told(game: Known, state: GameState, entry: Entry) -> str:
     return _row(_known(game), game, state, entry)["text"]
 
 
-def history_rows(game: Known, state: GameState, player: int | None = None) -> list[dict]:
-    """The newest entries as sentences; for a phone, only those that concern its player."""
+def history_rows(game: Known, state: GameState, player: int | None = None,
+                 before: tuple[Known, list[dict]] | None = None) -> list[dict]:
+    """The newest entries as sentences; for a phone, only those that concern its player. `before`:
+    the same screen's rows at an earlier version of the game, taken as they are when nothing
+    between the two versions was undone (only the entries since are told)."""
     known = _known(game)
+    if before is not None and before[0].undos != game.undos:
+        before = None
     rows = []
     for e in game.entries:
+        if before is not None and e.seq <= before[0].version:
+            # Not past the oldest entry the game keeps now, as the rows told afresh would not be.
+            oldest = game.entries[-1].seq
+            rows += [row for row in before[1][:HISTORY_ROWS - len(rows)] if row["seq"] >= oldest]
+            break
         row = _row(known, game, state, e)
         if player is not None and row["concerns"] is not None and str(player) not in row["concerns"]:
             continue
