@@ -53,7 +53,7 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
     """
     given = nonce_value(data.get("nonce"))
     sender = Sender.of(secret, browser)
-    nonce = sender.nonce_key(given, actor)
+    nonce = sender.nonce_key(given, actor, data.get("name") if data.get("type") == "join" else None)
     code = game_code(code)
     if code is None:
         raise LookupError(code)

@@ -39,8 +39,7 @@ def claim(code: str, rejoin: str) -> tuple[Game | None, int | None]:
     game = find_game(code)
     if game is None:
         return None, None
-    return game, db.session.scalar(select(Claim.player_id).where(
-        Claim.game_id == game.id, Claim.code_hash == token_hash(rejoin), Claim.expires_at >= _now()))
+    return game, db.session.scalar(select(Claim.player_id).where(_live(game, rejoin)))
 
 
 def claim_state(game: Game, player_id: int, rejoin: str) -> str:
@@ -57,13 +56,22 @@ def take_seat(code: str, rejoin: str, browser: Browser) -> int | None:
     """The browser takes the seat a rejoin code is for, and the code is used up: the seat's other
     phones (and its API token) stop working, and their open pages (and the banker's code page)
     hear of it at once (the version is the same: nothing in the game changed). None when the code
-    cannot be used (any more)."""
+    cannot be used (any more), by anyone else first too: of phones racing one code, exactly one
+    takes the seat."""
     with writing():
-        game, player = claim(code, rejoin)
-        if player is None:
+        game = find_game(code)
+        # The claim's row is locked where the database can (PostgreSQL; SQLite's BEGIN IMMEDIATE
+        # already made this the only writer): a racer that waited for the lock reads the claim
+        # again as the winner left it, used. Without the lock every racer read it live and went
+        # on, each later one retiring the badge of the one before.
+        player = None if game is None else db.session.scalar(
+            select(Claim.player_id).where(_live(game, rejoin)).with_for_update())
+        # Used up only if still live, and counted: on a database without row locks two racers
+        # could both have read it live, and only the one whose update changed it goes on.
+        if player is None or db.session.execute(
+                update(Claim).where(_live(game, rejoin)).values(expires_at=USED)).rowcount != 1:
             db.session.rollback()
             return None
-        db.session.execute(update(Claim).where(Claim.code_hash == token_hash(rejoin)).values(expires_at=USED))
         db.session.execute(delete(Badge).where(
             Badge.game_id == game.id, Badge.role == "seat",
             (Badge.player_id == player) | (Badge.browser_hash == browser.digest)))
@@ -75,6 +83,11 @@ def take_seat(code: str, rejoin: str, browser: Browser) -> int | None:
         db.session.commit()
     announce(code, version)
     return player
+
+
+def _live(game: Game, rejoin: str):
+    """The condition on a claim that rejoin code `rejoin` can take its seat in `game` now."""
+    return (Claim.game_id == game.id) & (Claim.code_hash == token_hash(rejoin)) & (Claim.expires_at >= _now())
 
 
 def _now() -> int:

@@ -95,21 +95,35 @@ class Sender:
             raise UnknownSecret(row.id)
         return actor
 
-    def nonce_key(self, nonce: str | None, actor: Actor | None) -> str | None:
+    def nonce_key(self, nonce: str | None, actor: Actor | None, joining_as=None) -> str | None:
         """What the log keeps of a nonce: a hash of it with its sender, so that one sender's nonce
         never meets another's (a player cannot block the banker by sending the banker's nonce
         first), and no nonce is kept in clear. The sender is known before the game is read: the
         banker's screens (all of them: they share the close-auction nonce), a seat's browser, an
-        API token, an in-process caller's `actor`, or a newcomer."""
+        API token, an in-process caller's `actor`, or a newcomer by the name it joins as
+        (`joining_as`, the join's `name`)."""
         if nonce is None:
             return None
         if self.via == "browser":
             sender = "banker" if self.role == "banker" else f"seat:{self.digest}"
         elif self.via == "token":
             sender = f"token:{self.digest}"
+        elif actor:
+            sender = str(actor)
         else:
-            sender = str(actor) if actor else ""
+            # A newcomer has no secret yet; what is its own is the name it asks for. A retry (a
+            # double tap, a lost answer) sends the same name, so it meets its first join; two
+            # people cannot share a name in a game, so one's nonce never blocks another's join,
+            # and taking someone's nonce first means taking their name, which blocks them anyway.
+            sender = f"newcomer:{_same_name(joining_as)}"
         return hashlib.sha256(f"{sender}\n{nonce}".encode()).hexdigest()
+
+
+def _same_name(name) -> str:
+    """A name as the game tells names apart: spaces as the name parser leaves them
+    (rules.inputs.text), case ignored (rules.lobby.join). Anything but text is no name: such a join
+    is refused before anything is saved."""
+    return " ".join(name.split()).casefold() if isinstance(name, str) else ""
 
 
 def holding(query, via: str | None):

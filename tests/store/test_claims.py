@@ -11,6 +11,7 @@ from banker.models import Badge, Claim, db
 from banker.rules import Actor
 
 from .tables import fresh, give_badge, new_browser, new_table
+from .test_concurrency import in_threads
 
 pytestmark = pytest.mark.storage  # a code is used up in the transaction that takes the seat
 
@@ -106,3 +107,21 @@ def test_junk_codes_answer_none(app):
         assert store.claim(code, "whatever") == (None, None)
         assert store.take_seat(code, "whatever", new_browser()) is None
     assert store.visit(table.code, table.seats[1])[1] == Actor(player=1)  # nothing was retired
+
+
+def test_eight_phones_racing_one_code_leave_exactly_one_seated(app):
+    """Eight new phones tap Take the seat with one code at once (issue 22, item 5): exactly one takes
+    the seat and keeps it, the seven others are told the code is used, never all of them refused. On
+    PostgreSQL the claim's row is locked: a read without the lock let two takers both go on, and the
+    later one's badge cleanup retired the earlier one's badge."""
+    table = new_table(2)
+    for round_ in range(3):
+        code = store.new_claim(fresh(table.code), 1)
+        phones = [new_browser() for _ in range(8)]
+        taken = in_threads(app, 8, lambda i: store.take_seat(table.code, code, phones[i]))
+        assert sorted(taken, key=str) == [1] + [None] * 7, round_
+        winner = phones[taken.index(1)]
+        db.session.rollback()
+        assert [store.visit(table.code, browser=phone)[1] for phone in phones] == [
+            Actor(player=1) if phone is winner else None for phone in phones]
+        assert store.claim_state(fresh(table.code), 1, code) == "used"

@@ -115,3 +115,28 @@ def test_a_repeated_api_join_takes_one_seat_and_its_second_secret_opens_nothing(
     assert again.repeated and again.player == first.player == 3 and seats(table.code) == 3
     assert store.visit(table.code, first_secret)[1] == Actor(player=3)
     assert store.visit(table.code, second_secret)[1] is None
+
+
+def test_newcomers_sharing_a_nonce_each_take_a_seat(app):
+    """Two API clients that both number their nonces from 1, or one that sends another's predictable
+    nonce first (issue 22, item 6): a newcomer's nonce is scoped to the name it joins as, so each
+    takes a seat of its own, each with its own secret."""
+    table = new_table(2, start=False)
+    secrets = {name: store.new_token() for name in ("Cy", "Dee")}
+    joined = {name: store.act(table.code, {"type": "join", "name": name, "token": token, "nonce": "1"},
+                              seat_token=secrets[name])
+              for name, token in (("Cy", "dog"), ("Dee", "cat"))}
+    assert [(j.player, j.repeated) for j in joined.values()] == [(3, False), (4, False)]
+    assert seats(table.code) == 4
+    for name, player in (("Cy", 3), ("Dee", 4)):
+        assert store.visit(table.code, secrets[name])[1] == Actor(player=player)
+
+
+def test_a_newcomer_retrying_its_join_meets_the_first_one_whatever_the_case_and_spaces(app):
+    """The name counts as the game tells names apart, so a retry that only changed its case or
+    spaces is still the same newcomer's: one seat, once."""
+    table = new_table(2, start=False)
+    bodies = [{"type": "join", "name": name, "token": "dog", "nonce": "join-1"} for name in ("Cy Young", " cy  YOUNG ")]
+    first, again = (store.act(table.code, body, seat_token=store.new_token()) for body in bodies)
+    assert (first.player, first.repeated, again.player, again.repeated) == (3, False, 3, True)
+    assert [p.name for p in again.state.players] == ["Ann", "Bob", "Cy Young"] and seats(table.code) == 3

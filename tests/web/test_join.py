@@ -294,3 +294,22 @@ def test_secrets_are_stored_only_as_hashes(app, game):
         )
     for secret in (game.banker, *game.seats.values()):
         assert secret not in stored
+
+
+def test_two_api_joiners_with_one_nonce_each_get_a_seat_and_a_token(client, lobby):
+    """A nonce is its joiner's, not every newcomer's (issue 22, item 6): a second person sending the
+    same (or a pre-empted, predictable) nonce is seated too, and each one's token opens its own seat;
+    the first one's retry is still answered as already joined."""
+    answers = [client.post(f"/api/games/{lobby.code}/players", json={"name": name, "token": token, "nonce": "1"})
+               for name, token in (("Cy", "dog"), ("Dee", "cat"), ("Cy", "dog"))]
+    assert [a.status_code for a in answers] == [201, 201, 409]
+    assert [a.get_json()["player_id"] for a in answers[:2]] == [3, 4]
+    assert answers[2].get_json()["error"]["code"] == "already_joined"
+    assert names(lobby) == ["Ann", "Bob", "Cy", "Dee"]
+    for answer in answers[:2]:
+        joined = answer.get_json()
+        rolled = client.post(f"/api/games/{lobby.code}/actions", json={"type": "opening_roll", "dice": [1, 2]},
+                             headers={"Authorization": f"Bearer {joined['player_token']}"})
+        assert rolled.status_code == 200
+        newest = client.get(f"/api/games/{lobby.code}/events", headers={"Authorization": f"Bearer {joined['player_token']}"})
+        assert newest.get_json()["events"][-1]["actor"] == str(joined["player_id"])
