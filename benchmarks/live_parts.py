@@ -1,7 +1,8 @@
 """Benchmark, in process: what one change costs the renderer of a table's nine screens (the host
 and eight phones), rendered as the game's renderer renders them (from the memory's Known; a part
 whose inputs did not change is not rendered again), and which templates that time goes to, at
-about 60 and 1,000 events. `--profile` prints where the time goes, by function, instead.
+about 60 and 1,000 events. `--profile [PATTERN]` prints where the time goes, by function, instead
+(only the functions whose file or name matches PATTERN, a regular expression).
 
 Run: .venv/bin/python benchmarks/live_parts.py   (prints a table; asserts nothing)
 """
@@ -50,6 +51,8 @@ def main() -> None:
             except GameError:
                 pass
 
+        for name in app.jinja_env.list_templates(extensions=["html"]):  # compiled once, as a running server has
+            app.jinja_env.get_template(name)
         for events in (60, 1000):
             while store.find_game(code).version < events:
                 move()
@@ -90,7 +93,7 @@ def main() -> None:
             live.render_template = render
             print(f"about {events:,} events: {total / CHANGES * 1000:.1f} ms per change for nine screens")
             if profile:
-                stats = pstats.Stats(profile).sort_stats("tottime"); stats.sort_stats("cumtime").print_stats(60)
+                stats = pstats.Stats(profile).sort_stats("tottime"); stats.sort_stats("cumtime").print_stats(*(sys.argv[sys.argv.index("--profile") + 1:] or [60]))
                 continue
             for name, seconds in spent.most_common(8):
                 print(f"  {name:28} {seconds / CHANGES * 1000:6.2f} ms  {renders[name] / CHANGES:4.1f} renders per change")
