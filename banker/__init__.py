@@ -29,8 +29,19 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         SQLALCHEMY_DATABASE_URI="sqlite:///" + str(Path(app.instance_path) / "banker.sqlite"),
         HTMX_CDN=True,
         PUBLIC_URL=None,
-        # Open live connections one process keeps (each holds a server thread; see cli.py).
+        # Open live connections one process keeps at most: each holds a server thread, so fewer when
+        # the server has fewer threads to spare (live/slots.py; cli.py sizes waitress from this).
         LIVE_CONNECTIONS=200,
+        SERVER_THREADS=None,  # the server's threads per process: None, found out (waitress, gunicorn)
+        # Nobody takes more than a share of them: a client address (a family's phones behind one
+        # router share one); each seat's phones, the banker's screens and the other screens of a game.
+        LIVE_PER_ADDRESS=16,
+        LIVE_PER_SEAT=4,
+        LIVE_PER_HOST=8,
+        # `banker`'s waitress: connections one client address holds open at once (with no proxy in
+        # front), and the seconds a request may take to arrive whole, however its bytes trickle.
+        CONNECTIONS_PER_ADDRESS=32,
+        REQUEST_SECONDS=15,
         LIVE_RENDERS=1,  # renderers rendering at once (see live/screens.py)
         # A comment this often on an idle live connection keeps proxies from closing it and lets
         # the server notice a connection the browser closed.

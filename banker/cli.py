@@ -2,6 +2,7 @@
 `banker purge --older-than 30d` deletes the games nobody has played for that long."""
 
 import argparse
+import logging
 import signal
 import socket
 import sys
@@ -10,9 +11,9 @@ from babel.core import default_locale
 from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from waitress import serve
+from waitress.server import create_server
 
-from . import create_app, purge, qr
+from . import create_app, door, purge, qr
 from .lan import local_only, server_url
 from .models import db
 from .web import HTMX_CDN_HOST
@@ -36,14 +37,27 @@ BODY_LIMIT = 1024 * 1024
 
 def server_options(app) -> dict:
     """waitress sized for live pages: each open page holds one connection and one thread for as
-    long as it is open (LIVE_CONNECTIONS of them), with threads to spare for actions and pages,
-    and room for each phone's second connection (its actions). poll() instead of select(), which
-    cannot watch more than 1,024 sockets. Bodies are capped at BODY_LIMIT. waitress drops the
-    X-Forwarded-* headers unless PROXY_FIX says a proxy sets them (the app reads them: web/__init__.py)."""
+    long as it is open (LIVE_CONNECTIONS of them), with threads to spare for actions and pages
+    (the live connections fit the threads waitress has, whatever they are: live/slots.py), and
+    room for each phone's second connection (its actions). poll() instead of select(), which
+    cannot watch more than 1,024 sockets. It reads on from a connection while its request is served
+    (`channel_request_lookahead`), so that a live page's hanging up is seen at once (live/stream.py).
+    Bodies are capped at BODY_LIMIT. waitress drops the X-Forwarded-* headers unless PROXY_FIX says
+    a proxy sets them (the app reads them: web/__init__.py)."""
     live = app.config["LIVE_CONNECTIONS"]
     return {"threads": live + 32, "connection_limit": 4 * live + 100, "asyncore_use_poll": True,
+            "channel_request_lookahead": 1,
             "ident": "tabletop-banker", "max_request_body_size": BODY_LIMIT,
             "clear_untrusted_proxy_headers": not app.config.get("PROXY_FIX")}
+
+
+def make_server(app, host: str, port: int, **options):
+    """waitress as `banker` runs it: sized by server_options (or `options`), behind its door
+    (door.py): a client address holds CONNECTIONS_PER_ADDRESS connections at most (unless a proxy is
+    in front, whose address they would all share), and a request arrives whole within REQUEST_SECONDS."""
+    server = create_server(app, host=host, port=port, **{**server_options(app), **options})
+    per_address = None if app.config.get("PROXY_FIX") else app.config["CONNECTIONS_PER_ADDRESS"]
+    return door.guard(server, per_address, app.config["REQUEST_SECONDS"])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -69,7 +83,10 @@ def main(argv: list[str] | None = None) -> None:
     print(banner(app, url, args.host, args.lang or terminal_language()), flush=True)
     # Ctrl+C first ends the open live connections, so that waitress's threads stop at once.
     signal.signal(signal.SIGINT, lambda *_: _stop(app))
-    serve(app, host=args.host, port=args.port, **server_options(app))
+    server = make_server(app, args.host, args.port)
+    logging.basicConfig()  # waitress's warnings, as its serve() shows them
+    server.print_listen("Serving on http://{}:{}")
+    server.run()
 
 
 def purge_games(argv: list[str]) -> None:

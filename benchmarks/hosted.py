@@ -3,8 +3,8 @@
 The servers run as a hosted deployment would run them: gunicorn with the `gthread` worker (each
 open page holds one of its threads), the app factory `banker:create_app()`, DATABASE_URL naming a
 database of a throwaway PostgreSQL 15 server (tests/postgres.py) and BANKER_INSTANCE one instance
-folder for all of them (its config.py turns the rate limits off: every table here joins from
-127.0.0.1). Four gunicorn processes of one worker each listen on four ports, and each table's host
+folder for all of them (its config.py turns the rate limits and the live connections' cap per
+address off: every table here joins and watches from 127.0.0.1). Four gunicorn processes of one worker each listen on four ports, and each table's host
 screen and eight phones are dealt round-robin over them, starting after the process its players act
 on: seven of its nine screens are on another process than its actions, so nearly every change
 reaches its screens through LISTEN/NOTIFY. (`--one-port` runs one gunicorn of four workers on one
@@ -134,7 +134,7 @@ class Servers:
         self.folder = Path(tempfile.mkdtemp(prefix="banker-hosted-"))
         instance = self.folder / "instance"
         instance.mkdir()
-        (instance / "config.py").write_text("RATELIMIT_ENABLED = False\nHTMX_CDN = False\n")
+        (instance / "config.py").write_text("RATELIMIT_ENABLED = False\nHTMX_CDN = False\nLIVE_PER_ADDRESS = 10_000\n")
         # Written before any process starts: four processes making it at once would each write their own.
         self.secret_key = os.urandom(32).hex()
         (instance / "secret_key").write_text(self.secret_key)

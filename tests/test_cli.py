@@ -118,9 +118,12 @@ def test_ctrl_c_stops_the_server_at_once_with_live_pages_open(served):
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", b"{}", {"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:
         code = json.loads(response.read())["code"]
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{code}", timeout=10) as response:
+        cookie = response.headers["Set-Cookie"].split(";")[0]  # the page's, which its live connection needs
     pages = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(3)]
     for page in pages:
-        page.sendall(f"GET /t/{code}/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+        page.sendall(f"GET /t/{code}/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+                     f"Cookie: {cookie}\r\n\r\n".encode())
         received = b""
         while b"retry:" not in received:
             received += page.recv(4096)

@@ -92,11 +92,8 @@ def test_a_change_through_one_process_reaches_a_page_on_another(hosted):
     code, banker = a_game(first)
     version = call(first, f"/api/games/{code}", token=banker)[1]["version"]
     # The table view on the second process, as its page's live connection opens it.
-    live, stream = http.client.HTTPConnection("127.0.0.1", second, timeout=10), None
+    live, stream = watch(second, code, version)
     try:
-        live.request("GET", f"/t/{code}/live?v={version}")
-        stream = live.getresponse()
-        assert stream.status == 200 and stream.read1(65536).startswith(b"retry:")
         time.sleep(0.3)  # the second process's page is waiting: now the first one changes the game
         sent = time.monotonic()
         assert call(first, f"/api/games/{code}/actions", {"type": "roll", "dice": [1, 2]}, banker)[0] == 200
@@ -105,15 +102,17 @@ def test_a_change_through_one_process_reaches_a_page_on_another(hosted):
         assert f"id: {version + 1}".encode() in received
         assert b"Baltic Avenue" in received  # the roll's news, rendered by the second process
     finally:
-        if stream is not None:
-            stream.close()
+        stream.close()
         live.close()
 
 
 def watch(port: int, code: str, version: int) -> tuple[http.client.HTTPConnection, object]:
     """The table view's live connection, as its page opens it at `version`: (connection, stream)."""
     live = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    live.request("GET", f"/t/{code}/live?v={version}")
+    live.request("GET", f"/t/{code}")  # the page, whose cookie its live connection needs
+    page = live.getresponse()
+    page.read()
+    live.request("GET", f"/t/{code}/live?v={version}", headers={"Cookie": page.getheader("Set-Cookie").split(";")[0]})
     stream = live.getresponse()
     assert stream.status == 200 and stream.read1(65536).startswith(b"retry:")
     return live, stream

@@ -21,30 +21,31 @@
   the newest Known of each game, made from this process's commits or read from the database.
 - notifier.py: who hears of a new version (this process, and the others on PostgreSQL).
 - screens.py: the renderer of each watched game and its watchers.
+- slots.py: how many live connections one process keeps open, and each client's and game's share.
 - stream.py: a page's live connection.
 """
 
 import secrets
-import threading
 
 from flask_wtf.csrf import generate_csrf
 
 from .memory import Memory
 from .notifier import for_database, notifier
 from .screens import CSRF_MARK, NONCE_MARK, Gone, Screens, marked, render_parts
+from .slots import BANKER, SCREENS, Slots
 from .stream import stream
 
-__all__ = ["Gone", "for_database", "init_app", "notifier", "render_parts", "stream"]
+__all__ = ["BANKER", "SCREENS", "Gone", "for_database", "init_app", "notifier", "render_parts", "stream"]
 
 
 def init_app(app) -> None:
-    """The memory, the renderers and the live connections' slots: room for LIVE_CONNECTIONS open
-    connections, each holding one of the server's threads while it is open. The notifier is made
-    with the database (banker.create_app)."""
+    """The memory, the renderers and the live connections' slots (slots.py: each open connection
+    holds one of the server's threads, so they fit the server's threads, and nobody takes more than
+    a share). The notifier is made with the database (banker.create_app)."""
     memory = app.extensions["banker.memory"] = Memory()
     screens = app.extensions["banker.screens"] = Screens(app, memory, app.extensions["banker.notifier"])
     app.extensions["banker.post_gate"] = screens.gate
-    app.extensions["banker.live"] = threading.BoundedSemaphore(app.config["LIVE_CONNECTIONS"])
+    app.extensions["banker.live"] = Slots(app.config)
     app.before_request(screens.gate.request_started)
     app.teardown_request(screens.gate.request_ended)
     csrf_token = marked(generate_csrf, CSRF_MARK)

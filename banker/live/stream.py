@@ -12,10 +12,14 @@ changed meanwhile as soon as it is back.
 """
 
 import re
+import select
+import socket
+import time
 from collections.abc import Callable, Hashable
 
 from flask import Response, current_app, request, stream_with_context
 from flask_babel import get_locale
+from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
 from ..models import db
@@ -23,6 +27,11 @@ from .screens import SEATS, Gone, Watcher, unmark
 
 RETRY_MS = 1000  # how soon a browser reconnects after the connection drops
 FIRST_RENDER_SECONDS = 5  # a new connection waits this long at most for its screen before a keep-alive
+# An idle connection looks this often whether its browser hung up (where the server can tell),
+# so that a page closed, or a phone gone, gives its slot back within seconds, not at the next
+# keep-alive that fails (15 s or more later).
+HANG_UP_SECONDS = 2
+RETRY_AFTER = "5"  # seconds: a page turned away now tries again by itself (htmx's SSE extension)
 _VERSION = re.compile(r"[0-9]{1,12}")
 
 # Who the browser is, checked at connection and when the seats change: the key of the screen it
@@ -39,19 +48,47 @@ def since() -> int:
     return -1
 
 
-def stream(code: str, check: Check) -> Response:
-    """The event stream of one screen of game `code`, for the browser `check` says it is. Answers
-    503 (the browser retries later) when every connection slot is taken."""
-    slots = current_app.extensions["banker.live"]
-    if not slots.acquire(blocking=False):
-        return Response("", 503, {"Retry-After": "5"})
-    response = Response(stream_with_context(_events(code, since(), check)), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(slots.release)
+def stream(code: str, check: Check, holder: Hashable) -> Response:
+    """The event stream of one screen of game `code`, for the browser `check` says it is, counted
+    against `holder` in the game (slots.py). Answers 503 (the browser retries later) when every
+    connection slot, or this client's or holder's share of them, is taken."""
+    give_back = current_app.extensions["banker.live"].take(request.environ, request.remote_addr, code, holder)
+    if give_back is None:
+        return Response(_("Too many screens are following the games just now; this page will try again "
+                          "by itself."), 503, {"Retry-After": RETRY_AFTER}, mimetype="text/plain")
+    response = Response(stream_with_context(_events(code, since(), check, hung_up(request.environ))),
+                        mimetype="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(give_back)
     return response
 
 
-def _events(code: str, shown: int, check: Check):
+def hung_up(environ: dict) -> Callable[[], bool] | None:
+    """Whether the browser has closed this connection, where the server lets us tell: waitress says
+    so (`waitress.client_disconnected`, which knows only while it reads on from the connection:
+    `channel_request_lookahead`, cli.server_options); under gunicorn its socket has come to its end.
+    None elsewhere: a closed connection is then found when a keep-alive fails."""
+    disconnected = environ.get("waitress.client_disconnected")
+    if disconnected is not None and getattr(getattr(disconnected, "__self__", None), "adj", None) is not None:
+        if disconnected.__self__.adj.channel_request_lookahead > 0:
+            return disconnected
+    sock = environ.get("gunicorn.socket")
+    if isinstance(sock, socket.socket):
+        return lambda: _at_end(sock)
+    return None
+
+
+def _at_end(sock: socket.socket) -> bool:
+    """A live connection's browser sends nothing after its request: anything to read is its end
+    (or, once, the start of another request, which the next keep-alive would find as well)."""
+    try:
+        if not select.select([sock], [], [], 0)[0]:
+            return False
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):  # closed, or no longer a socket
+        return True
+
+
+def _events(code: str, shown: int, check: Check, hung_up: Callable[[], bool] | None):
     # The first bytes flush the headers at once, so the browser knows it is connected.
     yield f"retry: {RETRY_MS}\n\n"
     try:
@@ -68,12 +105,16 @@ def _events(code: str, shown: int, check: Check):
     try:
         screens.join(code, watcher)
         watcher.ready.wait(FIRST_RENDER_SECONDS)  # what the page lacks comes before any keep-alive
+        wrote = time.monotonic()
         while True:
-            item = watcher.next(heartbeat)
+            waited = heartbeat - (time.monotonic() - wrote)
+            item = watcher.next(max(0, min(waited, HANG_UP_SECONDS)) if hung_up else max(0, waited))
             if item is None:
-                if watcher.closed:
+                if watcher.closed or (hung_up and hung_up()):
                     return
-                yield ": ping\n\n"
+                if time.monotonic() - wrote >= heartbeat:
+                    wrote = time.monotonic()
+                    yield ": ping\n\n"
             elif item is SEATS:
                 try:
                     now = check()
@@ -89,6 +130,7 @@ def _events(code: str, shown: int, check: Check):
                     screens.join(code, watcher)
             else:
                 version, html = item
+                wrote = time.monotonic()
                 yield _update(version, unmark(html, csrf))
     finally:
         screens.leave(code, watcher)

@@ -6,9 +6,10 @@ number of games, and reading it gives nothing that works through the API."""
 from collections.abc import Callable, Hashable
 
 from flask import Response, abort, current_app, session
+from flask_babel import gettext as _
 
 from .. import store
-from ..live import Gone, stream
+from ..live import BANKER, SCREENS, Gone, stream
 from ..models import Game
 from ..rules import Actor
 
@@ -44,8 +45,13 @@ def watch(code: str, role: str, screen: Callable[[Game, Actor | None], tuple[Has
     actor)` gives the key of the screen the browser may watch and how to make it from a Known
     (the actor is None when the browser is not, or no longer, that role's here), or raises Gone.
     Asked when the browser connects and whenever the game's seats change. 404 when there is no
-    such game."""
-    game = visit_or_404(code, role)[0]
+    such game; 403, before it takes a slot, for a browser without the cookie its page gave it
+    (anyone may watch a game's host screen, but through its page). The connection counts against
+    its seat's share of the game's slots, the banker's, or that of the other screens (live/slots.py)."""
+    game, actor = visit_or_404(code, role)
+    if not session:
+        return Response(_("Open the game's page to follow it: its live updates need the page's cookie."), 403,
+                        mimetype="text/plain")
 
     def check():
         game, actor = visit(code, role)
@@ -54,4 +60,5 @@ def watch(code: str, role: str, screen: Callable[[Game, Actor | None], tuple[Has
         current_app.extensions["banker.memory"].known(game)  # the version the page shows, read once
         return screen(game, actor)
 
-    return stream(game.code, check)
+    holder = SCREENS if actor is None else BANKER if actor.banker else ("seat", actor.player)
+    return stream(game.code, check, holder)

@@ -177,10 +177,12 @@ def test_after_a_server_restart_open_pages_catch_up_by_themselves(browser, tmp_p
         first.stop()
 
 
-def open_stream(server, path: str) -> socket.socket:
-    """A live connection as a browser opens it, read up to its first line (sent at once)."""
+def open_stream(server, path: str, cookie: str) -> socket.socket:
+    """A live connection as a browser opens it (with its page's cookie), read up to its first line
+    (sent at once)."""
     connection = socket.create_connection(("127.0.0.1", server.port), timeout=30)
-    connection.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
+    connection.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                       f"Cookie: {cookie}\r\n\r\n".encode())
     assert read_until(connection, b"retry:").startswith(b"HTTP/1.1 200")
     return connection
 
@@ -203,7 +205,9 @@ def test_sixty_four_open_live_connections_do_not_hold_up_an_action(server):
     api(server, f"/api/games/{code}/players", {"name": "Ann", "token": "hat"})
     api(server, f"/api/games/{code}/players", {"name": "Bob", "token": "car"})
     state = api(server, f"/api/games/{code}/actions?state=1", {"type": "start", "order": [1, 2]}, banker)["state"]
-    streams = [open_stream(server, f"/t/{code}/live?v={state['version']}") for _ in range(64)]
+    with urllib.request.urlopen(f"{server.url}/t/{code}", timeout=30) as page:
+        cookie = page.headers["Set-Cookie"].split(";")[0]
+    streams = [open_stream(server, f"/t/{code}/live?v={state['version']}", cookie) for _ in range(64)]
     try:
         done = api(server, f"/api/games/{code}/actions", {"type": "bank_pay", "player": 2, "amount": 64}, banker)
         assert done["version"] == state["version"] + 1

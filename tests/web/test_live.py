@@ -219,6 +219,7 @@ def test_when_every_live_slot_is_taken_a_new_connection_is_told_to_retry(tmp_pat
     app = make_app(tmp_path / "banker.sqlite", LIVE_CONNECTIONS=1)
     client = app.test_client()
     created = client.post("/api/games", json={}).get_json()
+    client.get(f"/t/{created['code']}")  # the page, which gives the browser its cookie
     first = client.get(f"/t/{created['code']}/live", buffered=False)
     second = client.get(f"/t/{created['code']}/live", buffered=False)
     assert first.status_code == 200
