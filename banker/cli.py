@@ -34,6 +34,12 @@ def cdn_reachable(timeout: float = 1.5) -> bool:
 # API's JSON shape.
 BODY_LIMIT = 1024 * 1024
 
+# What waitress keeps of one connection's answer before it starts a new buffer and lets the sent
+# one go. A live connection's answer never ends, and waitress's buffer keeps what it has already
+# sent up to this much (16 MB by default): over an evening, every open page grew the server by
+# about 1 KB per change (benchmarks/soak.py). An app thread also waits past this much unsent.
+OUTBUF_LIMIT = 256 * 1024
+
 
 def server_options(app) -> dict:
     """waitress sized for live pages: each open page holds one connection and one thread for as
@@ -43,12 +49,13 @@ def server_options(app) -> dict:
     cannot watch more than 1,024 sockets. It reads on from a connection while its request is served
     (`channel_request_lookahead`), so that a live page's hanging up is seen at once (live/stream.py).
     Bodies are capped at BODY_LIMIT. waitress drops the X-Forwarded-* headers unless PROXY_FIX says
-    a proxy sets them (the app reads them: web/__init__.py)."""
+    a proxy sets them (the app reads them: web/__init__.py). Each connection's output buffer is let
+    go every OUTBUF_LIMIT bytes."""
     live = app.config["LIVE_CONNECTIONS"]
     return {"threads": live + 32, "connection_limit": 4 * live + 100, "asyncore_use_poll": True,
             "channel_request_lookahead": 1,
             "ident": "tabletop-banker", "max_request_body_size": BODY_LIMIT,
-            "clear_untrusted_proxy_headers": not app.config.get("PROXY_FIX")}
+            "outbuf_high_watermark": OUTBUF_LIMIT, "clear_untrusted_proxy_headers": not app.config.get("PROXY_FIX")}
 
 
 def make_server(app, host: str, port: int, **options):

@@ -8,6 +8,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -133,3 +134,41 @@ def test_ctrl_c_stops_the_server_at_once_with_live_pages_open(served):
     assert "still running" not in said and "Traceback" not in said, said
     for page in pages:
         page.close()
+
+
+def test_a_never_ending_answer_does_not_keep_what_it_already_sent():
+    """waitress, sized as `banker` sizes it, streaming an answer that goes on (as a page's live
+    connection does): what it holds for the connection stays near OUTBUF_LIMIT however much it has
+    sent, counted in its buffers (by default it kept up to 16 MB of sent bytes per connection)."""
+    from types import SimpleNamespace
+
+    from waitress.channel import HTTPChannel
+    from waitress.server import create_server
+
+    from banker.cli import OUTBUF_LIMIT, server_options
+
+    chunk, held = b"x" * 16384, []
+
+    def kept(buffer) -> int:
+        if buffer.buf is None:
+            return len(buffer.strbuf)
+        file = buffer.buf.file
+        return file.getbuffer().nbytes if hasattr(file, "getbuffer") else os.fstat(file.fileno()).st_size
+
+    def streaming(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/event-stream")])
+        for _ in range(128):  # 2 MB
+            channels = [c for c in server._map.values() if isinstance(c, HTTPChannel)]
+            held.append(sum(kept(b) for c in channels for b in list(c.outbufs)))
+            yield chunk
+
+    sized = server_options(SimpleNamespace(config={"LIVE_CONNECTIONS": 4}))
+    server = create_server(streaming, host="127.0.0.1", port=0, **sized)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.effective_port}/", timeout=30) as answer:
+            assert len(answer.read()) == 128 * len(chunk)
+    finally:
+        server.close()
+    assert len(held) == 128 and max(held) <= OUTBUF_LIMIT + 2 * len(chunk), max(held)

@@ -1,8 +1,11 @@
-"""The in-process notifier: a live connection waits for a newer version, or for news of the game."""
+"""The in-process notifier: a live connection waits for a newer version, or for news of the game; and
+the relay's listening connection, made again when lost (tests/web/test_live_work.py loses a real one)."""
 
 import threading
 
-from banker.live.notifier import LocalNotifier
+import psycopg
+
+from banker.live.notifier import RETRY_MOST, LocalNotifier, PostgresNotifier
 
 
 def waiting(notifier, code, seen, timeout=5):
@@ -57,3 +60,39 @@ def test_a_game_nobody_waits_for_keeps_no_condition():
     assert notifier.wait("AAAAA", 0, timeout=0.01) is None
     notifier.publish("AAAAA", 1)
     assert notifier._waiting == {}
+
+
+def test_listening_again_backs_off_while_the_database_stays_away_and_starts_over_once_back(monkeypatch):
+    """The first try comes at once, then each waits longer, up to a ceiling; a connection made (and
+    lost again) starts over at once."""
+    notifier = PostgresNotifier("postgresql://nowhere")
+    rests, tries = [], []
+
+    class Lost:
+        """A connection that listens, then is lost."""
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def execute(self, sql):
+            pass
+
+        def notifies(self, timeout):
+            raise psycopg.OperationalError("terminated")
+
+    def connect(*args, **kwargs):
+        tries.append(len(rests))
+        if len(tries) == 12:
+            notifier.close()
+        if len(tries) == 10:
+            return Lost()
+        raise psycopg.OperationalError("the database is away")
+
+    monkeypatch.setattr(psycopg, "connect", connect)
+    monkeypatch.setattr(notifier, "_rest", rests.append)
+    notifier._listen()
+    assert len(rests) == 11 and rests[0] == 0 < rests[1] and rests[:9] == sorted(rests[:9])
+    assert rests[7] == rests[8] == RETRY_MOST  # the ceiling
+    assert rests[9:] == rests[:2]  # lost after a connection: at once again, then the same backoff

@@ -159,19 +159,22 @@ class Memory:
                 return known
         return self._keep(Known.read(game))
 
-    def newest(self, code: str, version: int) -> Known | None:
+    def newest(self, code: str, version: int, look: bool = False) -> Known | None:
         """The game at `version` or later: from memory when it has it, else read from the database
         (the version heard of was made elsewhere: by another process, or written behind this one's
-        back). A game kept at an older version reads only the entries it lacks. None when the game
-        is gone."""
+        back). A game kept at an older version reads only the entries it lacks. `look`: the
+        database may be further on than any version heard of (the relay between processes was
+        down): its row is read anyway (one read when nothing is new). None when the game is gone."""
         with self._lock:
             known = self._games.get(code)
-            if known is not None and known.version >= version:
+            if known is not None and known.version >= version and not look:
                 self._games.move_to_end(code)
                 return known
         game = db.session.scalar(select(Game).where(Game.code == code))
         if game is None:
             return None
+        if known is not None and known.id == game.id and known.version >= game.version:
+            return known
         caught_up = known.caught_up(game) if known is not None and known.id == game.id else None
         return self._keep(caught_up or Known.read(game))
 

@@ -8,7 +8,6 @@ processes that share a PostgreSQL database, through LISTEN/NOTIFY.
 
 import logging
 import threading
-import time
 import uuid
 from collections.abc import Callable
 from typing import Protocol
@@ -102,7 +101,8 @@ class LocalNotifier:
         """One process: nobody else to listen to."""
 
     def wake_all(self) -> None:
-        """Wake every waiter to look again (something may have changed unheard)."""
+        """Wake every waiter to look again, and tell every listener to look at every game in the
+        database (code None): something may have changed unheard."""
         with self._lock:
             for code, (condition, _) in self._waiting.items():
                 self._published[code] = self._published.get(code, 0) + 1
@@ -110,12 +110,27 @@ class LocalNotifier:
         self._tell(None, -1)
 
 
+# After a lost listening connection: the first try at once, then waits from RETRY_FIRST doubling up
+# to RETRY_MOST seconds while the database stays away.
+RETRY_FIRST = 0.05
+RETRY_MOST = 2.0
+
+
+def backoff(failures: int) -> float:
+    """Seconds to wait before trying to listen again after `failures` failures in a row: none after
+    the first (a connection killed or recycled is made again at once), then twice as long each
+    time (a database that is away is not asked too often)."""
+    return 0.0 if failures <= 1 else min(RETRY_FIRST * 2 ** (failures - 2), RETRY_MOST)
+
+
 class PostgresNotifier(LocalNotifier):
     """LocalNotifier for one of several processes on one PostgreSQL database. The transaction that
     makes a version also sends it on CHANNEL (pg_notify: delivered when, and only if, it commits);
     each process listens on one connection of its own, from the first page that waits, and
-    publishes locally what the other processes made. After the listening connection is (re)made,
-    every waiting page looks again, since a change may have gone by unheard meanwhile."""
+    publishes locally what the other processes made. A lost listening connection is made again at
+    once (then with backoff while the database stays away); once it listens again, every watched
+    game is read from the database (the listeners are told code None), since a change may have
+    gone by unheard meanwhile."""
 
     CHANNEL = "banker_versions"
 
@@ -125,6 +140,16 @@ class PostgresNotifier(LocalNotifier):
         self.origin = uuid.uuid4().hex[:12]  # what tells this process's own notifications apart
         self.listening = threading.Event()
         self._listener: threading.Thread | None = None
+        self._stopped = threading.Event()  # set by close: a backoff ends at once
+
+    def close(self) -> None:
+        super().close()
+        self._stopped.set()
+
+    def _rest(self, seconds: float) -> None:
+        """The backoff's wait (cut short by close)."""
+        if seconds:
+            self._stopped.wait(seconds)
 
     def relay(self, session, code: str, version: int) -> None:
         session.execute(text("SELECT pg_notify(:channel, :payload)"),
@@ -145,11 +170,15 @@ class PostgresNotifier(LocalNotifier):
     def _listen(self) -> None:
         import psycopg  # only hosted mode needs it (the postgres extra)
 
+        failures = 0
         while not self.closed:
             try:
                 with psycopg.connect(self.url, autocommit=True) as connection:
                     connection.execute(f"LISTEN {self.CHANNEL}")
                     self.listening.set()
+                    failures = 0
+                    # Listening from now on: what was committed before is in the database, where
+                    # every watched game is read again.
                     self.wake_all()
                     while not self.closed:
                         for note in connection.notifies(timeout=0.5):
@@ -158,9 +187,12 @@ class PostgresNotifier(LocalNotifier):
                                 LocalNotifier.publish(self, code, int(version))
             except psycopg.Error as error:
                 self.listening.clear()
+                failures += 1
                 if not self.closed:
-                    log.warning("lost the PostgreSQL listening connection (%s); reconnecting", error)
-                    time.sleep(1)
+                    wait = backoff(failures)
+                    log.warning("lost the PostgreSQL listening connection (%s); reconnecting in %.2f s",
+                                error, wait)
+                    self._rest(wait)
 
 
 def for_database(uri: str) -> Notifier:

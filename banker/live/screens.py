@@ -149,13 +149,15 @@ class Screens:
 
     def heard(self, code: str | None, version: int) -> None:
         """The notifier published `version` of game `code`: a new version to render, or the same
-        again (its seats changed); code None: look at every game again (or, once closed, stop)."""
+        again (its seats changed); code None: look at every game again, in the database (news may
+        have gone by unheard: the relay between processes was down), or, once closed, stop."""
         with self.lock:
             if self.notifier.closed:
                 self.closed = True
             for renderer in ([self.renderers[code]] if code in self.renderers else []) if code else self.renderers.values():
                 if code is None or version <= renderer.heard:
                     renderer.seats = True
+                renderer.look = renderer.look or code is None
                 renderer.heard = max(renderer.heard, version)
             self.changed.notify_all()
 
@@ -193,6 +195,7 @@ class Renderer:
         self.heard = -1  # the newest version heard of
         self.rendered = -1  # the version the frames show
         self.seats = False  # the seats changed since the watchers last checked theirs
+        self.look = False  # read the game from the database: it may be past the newest version heard of
         # watcher key -> the parts of its screen at `rendered`, {part: (depends, HTML)}, its nested parts
         # and the screen
         self.frames: dict = {}
@@ -208,7 +211,7 @@ class Renderer:
         """Render once for what changed; False once there is nobody left to render for."""
         hub = self.screens
         with hub.lock:
-            hub.changed.wait_for(lambda: hub.closed or not self.watchers or self.fresh or self.seats
+            hub.changed.wait_for(lambda: hub.closed or not self.watchers or self.fresh or self.seats or self.look
                                  or self.heard > self.rendered)
             if hub.closed or not self.watchers:
                 if hub.renderers.get(self.code) is self:
@@ -217,8 +220,8 @@ class Renderer:
                     for watcher in self.watchers:
                         watcher.close()
                 return False
-            heard, fresh, seats = self.heard, self.fresh, self.seats
-            self.fresh, self.seats = [], False
+            heard, fresh, seats, look = self.heard, self.fresh, self.seats, self.look
+            self.fresh, self.seats, self.look = [], False, False
             watchers = list(self.watchers)
         if seats:
             for watcher in watchers:
@@ -227,7 +230,7 @@ class Renderer:
             with hub.renders:
                 hub.gate.wait()
                 started = time.perf_counter()
-                known = hub.memory.newest(self.code, max(heard, self.rendered))
+                known = hub.memory.newest(self.code, max(heard, self.rendered), look)
                 if known is None:  # the game was deleted
                     for watcher in watchers:
                         watcher.close()
@@ -241,6 +244,7 @@ class Renderer:
             log.exception("rendering game %s failed; trying again", self.code)
             with hub.lock:
                 self.fresh = fresh + self.fresh
+                self.look = self.look or look
                 self.rendered = -1
             time.sleep(RETRY_SECONDS)
         finally:

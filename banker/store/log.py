@@ -1,5 +1,5 @@
 """The event log read back: what undo would take back, the live (not undone) actions that make a
-game, its history as shown, and the state rebuilt from the log alone."""
+game, its log page by page, and the state rebuilt from the log alone."""
 
 from sqlalchemy import select
 
@@ -28,12 +28,14 @@ def live_log(game_id: int, after: int = 0, before: int | None = None) -> list[tu
     return [(Actor.parse(a), p) for a, p in db.session.execute(query)]
 
 
-def history(game: Game, limit: int | None = None) -> list[Event]:
-    """The game's events, newest first (undone ones included, marked)."""
-    query = select(Event).where(Event.game_id == game.id).order_by(Event.seq.desc())
-    if limit:
-        query = query.limit(limit)
-    return list(db.session.scalars(query))
+def log_page(game: Game, after: int, limit: int) -> list[Event]:
+    """One page of the game's log: at most `limit` events after event `after`, oldest first
+    (undone ones included, marked), none past the version `game` was read at (an event is its
+    version: the page after the one that reaches `game.version` is empty). One read of `limit` rows
+    at most, however long the game."""
+    return list(db.session.scalars(
+        select(Event).where(Event.game_id == game.id, Event.seq > after, Event.seq <= game.version)
+        .order_by(Event.seq).limit(limit)))
 
 
 def replay_game(game: Game) -> GameState:

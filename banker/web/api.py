@@ -1,5 +1,7 @@
 """The JSON API (docs/api.md): the same actions as the pages, authenticated by bearer token."""
 
+import re
+
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
 
@@ -8,7 +10,7 @@ from ..rules.errors import GameError
 from ..rules.view import state_json
 from . import countdown
 from .context import known, public_url
-from .ledger import told
+from .ledger import told_page
 from .narrate import refusal
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
@@ -132,15 +134,31 @@ def _state(game, state, version: int) -> dict:
     return shown
 
 
+# The events one page of the history holds unless the client asks for fewer (`limit`), and at most:
+# a long evening is about ten thousand events, whose whole log in one answer was 3.3 MB.
+PAGE = 500
+MOST = 1000
+_WHOLE = re.compile(r"[0-9]{1,12}")
+
+
 @bp.get("/<code:code>/events")
 def events(code):
+    """One page of the history, oldest first: the events after `after` (an event's seq; 0, the
+    default, from the start), at most `limit`, and `next`, the URL of the page after it (null once
+    this page reaches the newest event)."""
     game, actor, failure = _game_and_actor(code)
     if failure:
         return failure
+    after, limit = request.args.get("after", "0"), request.args.get("limit", str(PAGE))
+    if not _WHOLE.fullmatch(after):
+        return error("bad_page", _("after must be a whole number: the seq of the last event you have (0 for the first page)."), 400)
+    if not _WHOLE.fullmatch(limit) or not 1 <= int(limit) <= MOST:
+        return error("bad_page", _("limit must be a whole number from 1 to %(most)s.", most=MOST), 400)
     game = known(game)
-    return jsonify(events=[
-        {"seq": e.seq, "time": e.created_at.isoformat(), "actor": e.actor, "type": e.type,
-         "action": e.payload, "effects": e.effects, "text": told(game, game.state, e),
-         "undone": e.undone}
-        for e in reversed(store.history(game))
-    ])
+    page = store.log_page(game, int(after), int(limit))
+    rows = [{"seq": e.seq, "time": e.created_at.isoformat(), "actor": e.actor, "type": e.type,
+             "action": e.payload, "effects": e.effects, "text": text, "undone": e.undone}
+            for e, text in zip(page, told_page(game, game.state, page))]
+    more = bool(page) and page[-1].seq < game.version
+    return jsonify(events=rows, next=url_for("api.events", code=game.code, after=page[-1].seq, limit=int(limit),
+                                             _external=True) if more else None)

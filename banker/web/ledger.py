@@ -55,7 +55,8 @@ class LruCache:
 
 class Caches:
     """Per app: the rows of each game per language (a plain dict by entry: a phone looks up a
-    hundred of them per render)."""
+    hundred of them per render), of the entries a screen can still show only (`_known`): a game's
+    rows take the same room at its ten-thousandth entry as at its two-hundredth."""
 
     def __init__(self):
         self.rows = LruCache(64)
@@ -70,8 +71,16 @@ def _caches() -> Caches:
 
 
 def _known(game: Known) -> dict[int, dict]:
-    """The rows of this game already made in the reader's language, by entry."""
-    return _caches().rows.get((game.id, str(locale())), dict)
+    """The rows of this game already made in the reader's language, by entry. Only the game's
+    newest entries (those the Known keeps, live/memory.py RECENT) are ever shown by a screen: once
+    the dict holds twice as many rows, those of older entries go (an undo's row was made with the
+    words of the entry it took back, and keeps them)."""
+    known = _caches().rows.get((game.id, str(locale())), dict)
+    if game.entries and len(known) > 2 * len(game.entries):
+        oldest = game.entries[-1].seq
+        for seq in [seq for seq in list(known) if seq < oldest]:  # a copy: other threads add rows meanwhile
+            known.pop(seq, None)
+    return known
 
 
 def _entry(game: Known, seq: int) -> Entry:
@@ -135,6 +144,14 @@ def _ender(state: GameState, entry: Entry) -> int:
 def told(game: Known, state: GameState, entry: Entry) -> str:
     """One entry as sentences in the reader's language, told once per game, entry and language."""
     return _row(_known(game), game, state, entry)["text"]
+
+
+def told_page(game: Known, state: GameState, entries: list[Entry]) -> list[str]:
+    """A page of the log as sentences (the API's history, oldest first): the rows the screens made
+    already, and the others made for this page alone, not kept (a client reading a long game's
+    whole log would otherwise fill the cache with rows no screen shows)."""
+    rows = dict(_known(game))  # a copy: this page's rows stay with it
+    return [_row(rows, game, state, entry)["text"] for entry in entries]
 
 
 def history_rows(game: Known, state: GameState, player: int | None = None,

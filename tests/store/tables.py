@@ -63,8 +63,11 @@ def fresh(code: str) -> Game:
 
 
 def events(code: str) -> list[Event]:
-    """The game's events, oldest first (undone ones included)."""
-    return store.history(fresh(code))[::-1]
+    """The game's events, oldest first (undone ones included), page after page as the API reads them."""
+    game, found = fresh(code), []
+    while page := store.log_page(game, found[-1].seq if found else 0, 500):
+        found += page
+    return found
 
 
 def cash(state: GameState) -> dict[int, int]:

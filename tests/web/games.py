@@ -59,10 +59,16 @@ class Game:
         assert response.status_code == 200, response.get_json()
         return response.get_json()
 
-    def events(self) -> list[dict]:
-        response = self.client.get(f"/api/games/{self.code}/events", headers=bearer(self.banker))
-        assert response.status_code == 200, response.get_json()
-        return response.get_json()["events"]
+    def events(self, limit: int | None = None) -> list[dict]:
+        """The whole history, oldest first, page after page (of `limit` events, else the API's
+        default) by the `next` links."""
+        url, found = f"/api/games/{self.code}/events" + (f"?limit={limit}" if limit else ""), []
+        while url:
+            response = self.client.get(url, headers=bearer(self.banker))
+            assert response.status_code == 200, response.get_json()
+            found += response.get_json()["events"]
+            url = response.get_json()["next"]
+        return found
 
     def cash(self) -> dict[int, int]:
         return {p["id"]: p["cash"] for p in self.state()["players"]}

@@ -1,9 +1,15 @@
-"""The history's caches (banker/web/ledger.py): bounded, least recently used out first, and one value
-per key even when two screens miss it at the same moment."""
+"""The history's caches (banker/web/ledger.py): bounded, least recently used out first, one value
+per key even when two screens miss it at the same moment, and each game's rows as many as a screen
+can show, however long the game."""
 
 import threading
 
+from banker import store
+from banker.live import memory
+from banker.web import ledger
 from banker.web.ledger import LruCache
+
+from .games import new_game
 
 
 def test_two_readers_missing_a_key_at_once_share_the_value_kept_first():
@@ -34,3 +40,26 @@ def test_the_least_recently_used_value_goes_when_the_cache_is_full():
     cache.get("c", lambda: 3)
     assert cache.get("a", lambda: "made again") == 1
     assert cache.get("b", lambda: "made again") == "made again"
+
+
+def test_a_games_rows_stay_as_many_as_a_screen_can_show_however_long_the_game(app, client, monkeypatch):
+    """A long evening: the rows kept for a game are those of the newest entries the live memory
+    keeps (RECENT, here 10) and a few more, not one per entry of the log; reading the whole log
+    through the API adds none."""
+    monkeypatch.setattr(memory, "RECENT", 10)
+    game = new_game(client)
+    sizes = []
+    for n in range(60):
+        game.ok("banker", type="bank_pay", player=1 + n % 2, amount=n + 1)
+        if n % 9 == 0:
+            game.ok("banker", type="undo")
+        with app.test_request_context():
+            known = app.extensions["banker.memory"].known(store.find_game(game.code))
+            host, ann = ledger.history_rows(known, known.state), ledger.history_rows(known, known.state, 1)
+            rows = ledger._known(known)
+            sizes.append(len(rows))
+        assert host and ann and host[0]["seq"] == known.version
+    assert max(sizes) <= 2 * 10 + 1 and sizes[-1] > 10, sizes
+    assert len(game.events(limit=7)) == known.version > 60  # the whole log, through the API
+    with app.test_request_context():
+        assert len(ledger._known(known)) == sizes[-1]

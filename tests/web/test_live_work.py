@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 
 import pytest
 from flask import g
-from sqlalchemy import event, update
+from sqlalchemy import create_engine, event, text, update
 
 from banker import store
 from banker.live import render_parts, screens
@@ -291,5 +291,50 @@ def test_another_processs_change_is_read_once_and_only_what_is_new(app, client, 
         reads = [s for thread, s in statements if thread.startswith("banker-render") and s.startswith("SELECT")]
         assert len(reads) == 2 and "FROM games" in reads[0] and "events.seq >" in reads[1], reads
     finally:
+        close(other)
+        listeners[0].close(app)
+
+
+@pytest.mark.parametrize("database", ["postgres"], indirect=True)
+def test_a_change_made_while_the_relay_was_down_reaches_the_pages_once_it_listens_again(
+        app, client, host, phone, database, monkeypatch):
+    """The listening connection is killed (pg_terminate_backend), another process changes the game
+    before this one listens again, so its notification is lost: once listening again, the renderer
+    reads the game from the database, and every page shows the change. The lost connection is made
+    again at once: the first try waits for nothing."""
+    import psycopg
+
+    notifier = app.extensions["banker.notifier"]
+    game, listeners = watching(app, client, host, phone, players=2)
+    other = make_app(database)  # a second process on the same database
+    connect, gate, tried, rests = psycopg.connect, threading.Event(), threading.Event(), []
+
+    def reconnect(*args, **kwargs):  # the listening thread's new connection waits for the change
+        if threading.current_thread().name == "banker-listen":
+            tried.set()
+            assert gate.wait(10)
+        return connect(*args, **kwargs)
+
+    real_rest = notifier._rest
+    monkeypatch.setattr(notifier, "_rest", lambda seconds: (rests.append(seconds), real_rest(seconds)))
+    try:
+        assert notifier.listening.wait(10)
+        monkeypatch.setattr(psycopg, "connect", reconnect)
+        admin = create_engine(database.uri, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            killed = connection.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                                             "datname = current_database() AND query LIKE 'LISTEN%'")).scalars().all()
+        admin.dispose()
+        assert killed == [True]
+        assert tried.wait(10) and rests == [0]
+        with other.app_context():
+            outcome = store.act(game.code, {"type": "bank_pay", "player": 2, "amount": 7},
+                                actor=store.Actor(banker=True))
+        gate.set()
+        for listener in listeners:
+            event = listener.next_event()
+            assert event.id == str(outcome.version) and "The bank paid Bob $7." in event.data
+    finally:
+        gate.set()
         close(other)
         listeners[0].close(app)
