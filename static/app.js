@@ -188,13 +188,34 @@ document.addEventListener("visibilitychange", () => {
 // A push never undoes what someone is doing. Before an update replaces parts of the page, note
 // what the reader changed and has not sent (dice tapped, choices made, text typed: whatever differs
 // from what the server drew) in every form with an id, and where the focus was; afterwards, put it
-// back where the same form still is. Details the reader opened or closed stay as they left them.
+// back where the same form still is (a choice only while it is still offered). Details the reader
+// opened or closed stay as they left them, and so does one they are using (a tap on a control in
+// it, such as Build, keeps it open after the server folds it for having nothing more to offer,
+// with the reason why under the button); one the reader never touched follows the server. So
+// only the reader's own taps count, not the "toggle" of a details the server drew open. A tap (or
+// key) on a summary comes before its details turns: it is about to be the other way.
 // (idiomorph's morph swaps would keep the nodes, but still write the server's values, ticks and open
 // details over the reader's unless told which the reader changed: this same bookkeeping.)
 const toggled = {};
-document.addEventListener("toggle", (event) => {
-  if (event.target.id) toggled[event.target.id] = event.target.open;
-}, true);
+document.addEventListener("click", (event) => {
+  if (event.defaultPrevented || !event.target.closest) return;
+  const summary = event.target.closest("summary");
+  const details = (summary ?? event.target).closest("details[id]");
+  if (!details) return;
+  if (summary) {
+    if (details.querySelector(":scope > summary") === summary) toggled[details.id] = !details.open;
+  } else if (details.open && event.target.closest("button, input, select, textarea, label, a")) {
+    toggled[details.id] = true;
+  }
+});
+// Put into the pushed HTML before it replaces the page's, so that no details shuts for a moment
+// (the page would grow shorter and lose its scroll position).
+function keepToggled(root) {
+  root.querySelectorAll("details[id]").forEach((details) => {
+    if (details.id in toggled && details.open !== toggled[details.id]) details.open = toggled[details.id];
+  });
+}
+document.addEventListener("htmx:oobBeforeSwap", (event) => keepToggled(event.detail.fragment));
 let unsent = [];
 let focused = null;
 const changedByReader = (field) => (field.type === "radio" || field.type === "checkbox"
@@ -214,13 +235,12 @@ document.addEventListener("htmx:sseMessage", () => {
     for (const field of fields) {
       if (type === "radio" || type === "checkbox") {
         if (field.value === value) field.checked = checked;
-      } else field.value = value;
+      } else if (field.tagName !== "SELECT" || [...field.options].some((option) => option.value === value)) {
+        field.value = value;
+      }
     }
   }
-  for (const [id, open] of Object.entries(toggled)) {
-    const details = document.getElementById(id);
-    if (details && details.open !== open) details.open = open;
-  }
+  keepToggled(document);
   const field = focused && document.getElementById(focused.form)?.querySelector(`[name="${CSS.escape(focused.name)}"]`);
   if (field && field !== document.activeElement) field.focus({ preventScroll: true });
 });

@@ -69,6 +69,19 @@ def totals_out_of_view(page) -> list[str]:
     }).map(cell => cell.textContent)""")
 
 
+def heading_lines(page) -> dict:
+    """The standings' headings as laid out: the lines they take together (one row of headings, or
+    more), and each heading or part's label broken over more than one line."""
+    return page.evaluate("""() => {
+        const shown = [...document.querySelectorAll('.standings th')].filter(th => th.checkVisibility());
+        const lines = (element) => { const range = document.createRange(); range.selectNodeContents(element);
+            return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; };
+        return {rows: new Set(shown.map(th => Math.round(th.getBoundingClientRect().top))).size,
+                broken: [...shown, ...document.querySelectorAll('.standings td[data-label]')]
+                    .filter(cell => lines(cell) > 1).map(cell => cell.textContent)};
+    }""")
+
+
 def test_the_end_screen_keeps_totals_and_chart_labels_in_view_at_360_px_and_200_percent_text(
         contexts, server, artifacts):
     host, code, (ann, bob, cleo) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog"), ("Cleo", "Top hat")])
@@ -80,6 +93,9 @@ def test_the_end_screen_keeps_totals_and_chart_labels_in_view_at_360_px_and_200_
     expect(ann.get_by_role("img", name="Net worth over the game")).to_be_visible()
     expect(ann.locator(".chart-legend li")).to_have_text(["Ann", "Bob", "Cleo"])
 
+    # The headings take one row, none broken, on the host's column and (below) on a narrow phone:
+    # where the parts go under the name and total, each is named in its row.
+    assert heading_lines(host) == {"rows": 1, "broken": []}
     check_accessible(host, "the host's end screen")
     check_accessible(ann, "a phone's end screen")
     assert chart_labels_outside(host) == [] and chart_labels_outside(ann) == []
@@ -96,6 +112,7 @@ def test_the_end_screen_keeps_totals_and_chart_labels_in_view_at_360_px_and_200_
     assert totals_out_of_view(ann) == []
     assert ann.locator(".standings tr > :nth-child(6)").count() == 4  # the heading and three players
     assert chart_labels_outside(ann) == []
+    assert heading_lines(ann) == {"rows": 1, "broken": []}
     check_accessible(ann, "a phone's end screen at 360 px and 200% text")
     ann.screenshot(path=artifacts / "end-phone-360px-200pct.png", full_page=True)
 

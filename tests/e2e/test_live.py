@@ -80,10 +80,24 @@ def test_a_change_on_one_screen_shows_on_every_other_without_a_request(contexts,
     assert not contexts.errors and not contexts.blocked
 
 
-def test_a_push_keeps_what_a_player_was_doing(contexts, server):
+def store_act(server, code: str, actor, **action):
+    """One legitimate action through the store, inside the running server's app context."""
+    from banker import store
+
+    with server.app.app_context():
+        return store.act(code, action, actor=actor)
+
+
+def test_a_push_keeps_what_a_player_was_doing(contexts, server, artifacts):
     """Ann has tapped one die and opened the pay form when Bob's payment is pushed to her phone:
-    the tapped die, the typed amount and the open form are all still there, and focus with them."""
-    host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
+    the tapped die, the typed amount and the open form are all still there, and focus with them.
+    What a push keeps is the reader's, not the server's: Bob's open pay box, with a payee chosen and
+    an amount typed, stops offering Cy once Cy is bankrupt (and offers Cy again when the banker
+    undoes it) and keeps what Bob chose and typed; Ann's brown group, which the server opened while
+    she was in debt and she never touched, folds again once the debt is paid."""
+    from banker.rules import Actor
+
+    host, code, (ann, bob, cy) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog"), ("Cy", "Cat")])
     turn = ann.locator("#turn")
     turn.get_by_role("group", name="Die 1").get_by_text("4", exact=True).tap()
     ann.locator("#pay-box summary").tap()
@@ -91,7 +105,8 @@ def test_a_push_keeps_what_a_player_was_doing(contexts, server):
     amount.fill("35")
     bob.locator("#pay-box summary").tap()
     pay = bob.locator("#pay-box")
-    pay.get_by_label("To").select_option(label="Ann")
+    payee = pay.get_by_label("To")
+    payee.select_option(label="Ann")
     pay.get_by_label("Amount").fill("10")
     pay.get_by_role("button", name="Pay").tap()
     expect(ann.locator("#turn .latest")).to_contain_text("Bob paid Ann $10.", timeout=LIVE)
@@ -100,6 +115,34 @@ def test_a_push_keeps_what_a_player_was_doing(contexts, server):
     expect(ann.locator("#pay-box")).to_have_attribute("open", "")
     expect(amount).to_have_value("35")
     expect(amount).to_be_focused()
+
+    banker, ann_id, cy_id = Actor(banker=True), 1, 3
+    expect(payee.locator("option", has_text="Cy")).to_have_count(1)
+    payee.select_option(label="Ann")
+    pay.get_by_label("Amount").fill("35")
+    store_act(server, code, banker, type="bank_charge", player=cy_id, amount=2000)
+    store_act(server, code, Actor(player=cy_id), type="bankrupt")
+    expect(payee.locator("option", has_text="Cy")).to_have_count(0, timeout=LIVE)
+    expect(payee).to_have_value(str(ann_id))
+    expect(pay.get_by_label("Amount")).to_have_value("35")
+    expect(pay).to_have_attribute("open", "")
+    bob.screenshot(path=artifacts / "live-pay-box-after-bankruptcy.png", full_page=True)
+    store_act(server, code, banker, type="undo")  # Cy is back, still owing the bank
+    expect(payee.locator("option", has_text="Cy")).to_have_count(1, timeout=LIVE)
+    expect(payee).to_have_value(str(ann_id))
+    expect(pay.get_by_label("Amount")).to_have_value("35")
+
+    store_act(server, code, Actor(player=ann_id), type="roll", dice=[1, 2])
+    store_act(server, code, Actor(player=ann_id), type="buy")
+    brown = ann.locator("#group-brown")
+    expect(brown).to_be_attached(timeout=LIVE)
+    expect(brown).not_to_have_attribute("open", "")
+    store_act(server, code, banker, type="bank_charge", player=ann_id, amount=2000)
+    expect(brown).to_have_attribute("open", "", timeout=LIVE)  # in debt: mortgaging Baltic would help
+    store_act(server, code, banker, type="bank_pay", player=ann_id, amount=2000)
+    store_act(server, code, Actor(player=ann_id), type="pay_debt")
+    expect(ann.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1450", timeout=LIVE)  # debt paid
+    expect(brown).not_to_have_attribute("open", "")
     assert not contexts.errors
 
 

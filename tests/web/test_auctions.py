@@ -204,5 +204,21 @@ def test_the_live_turn_panel_of_the_host_carries_the_close_form_only_for_the_ban
     closing(game)
     assert page_forms(host(game).pushed(), "close_auction")
     table = stranger(game)
+    assert not page_forms(table.page(), "close_auction")  # the page first: its cookie opens the live connection
     assert not page_forms(table.pushed(), "close_auction")
-    assert not page_forms(table.page(), "close_auction")
+
+
+TYPED_BID = re.compile(r'<form [^>]*class="typed-bid row" id="([^"]+)" hx-preserve>')
+
+
+def test_a_bid_typed_for_one_lot_is_not_kept_for_another_auction_with_the_same_id(client, phone):
+    """The typed bid is kept through pushes (hx-preserve, by its id). After undos an auction may open
+    again with the same id for another lot: its bid box has another id, so a page that goes from
+    one straight to the other (a phone waking up) drops the amount typed for the first."""
+    game = play(new_game(client), *AUCTION)
+    first = (game.state()["auction"], TYPED_BID.findall(phone(game, 2).page()))
+    play(game, ("banker", {"type": "undo"}), ("banker", {"type": "undo"}),  # the decline, then the roll
+         (1, {"type": "roll", "dice": [1, 5]}), (1, {"type": "decline"}))  # Oriental Avenue instead
+    second = (game.state()["auction"], TYPED_BID.findall(phone(game, 2).page()))
+    assert first[0]["id"] == second[0]["id"] and (first[0]["square"], second[0]["square"]) == (3, 6)
+    assert len(first[1]) == len(second[1]) == 1 and first[1] != second[1]

@@ -122,6 +122,25 @@ def test_a_bankrupt_players_phone_says_so_and_offers_nothing(client, phone):
     assert response.status_code == 422 and "Cy is bankrupt and out of the game." in response.get_data(as_text=True)
 
 
+def test_a_bankrupt_player_has_no_square_on_the_host_or_their_phone(client, host, phone):
+    """A bankrupt player's token leaves the board: the host's balances and the phone's wallet name no
+    square for them any more (the board already shows no pawn), while the others keep theirs."""
+    game = play(new_game(client, players=3), ("banker", {"type": "move", "player": 3, "square": 39}),
+                ("banker", {"type": "move", "player": 2, "square": 37}))
+    before = unescape(host(game).page())
+    assert "Boardwalk" in balance_row(before, 3) and "On Boardwalk" in unescape(phone(game, 3).page())
+    play(game, (3, {"type": "pay", "to": 2, "amount": 2000}), (3, {"type": "bankrupt"}))
+    page = unescape(host(game).page())
+    assert "Boardwalk" not in balance_row(page, 3) and "<small>" not in balance_row(page, 3)
+    assert "Park Place" in balance_row(page, 2)
+    assert "On Boardwalk" not in unescape(phone(game, 3).page())
+
+
+def balance_row(html: str, pid: int) -> str:
+    """One player's row of the host's balances."""
+    return re.search(rf'<tr id="balance-{pid}".*?</tr>', html, re.S).group(0)
+
+
 def test_the_creditor_settles_the_mortgaged_deeds_received(client, host, phone):
     game = play(new_game(client, players=3), *BOB_BANKRUPT_TO_ANN)
     state = game.state()
