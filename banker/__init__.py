@@ -70,9 +70,18 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     from .models import db
     from .live import for_database
     from .store import sqlite_setup
+    from .store.engine import release
 
     app.extensions["banker.notifier"] = for_database(app.config["SQLALCHEMY_DATABASE_URI"])
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # A pooled connection is checked before each use (one round trip): after the server restarted,
+        # no page or action meets a connection it dropped. SQLite's file has no connection to lose.
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True,
+                                                   **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
     db.init_app(app)
+    # Before Flask-SQLAlchemy's own teardown (teardowns run last registered first): a session whose
+    # connection the database dropped is let go without turning the answer into a 500.
+    app.teardown_appcontext(lambda _error: release())
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             sqlite_setup(db.engine)

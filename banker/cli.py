@@ -86,8 +86,9 @@ def main(argv: list[str] | None = None) -> None:
     # unless instance/config.py gives the public address (behind a proxy that forwards to 127.0.0.1).
     app.config["PUBLIC_URL"] = app.config["PUBLIC_URL"] or url
     app.config["HTMX_CDN"] = not args.offline and cdn_reachable()
+    language = app.extensions["banker.terminal_language"] = args.lang or terminal_language()  # its log lines too
     print(qr.terminal(url))
-    print(banner(app, url, args.host, args.lang or terminal_language()), flush=True)
+    print(banner(app, url, args.host, language), flush=True)
     # Ctrl+C first ends the open live connections, so that waitress's threads stop at once.
     signal.signal(signal.SIGINT, lambda *_: _stop(app))
     server = make_server(app, args.host, args.port)

@@ -24,7 +24,7 @@ from flask_babel import force_locale
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..models import db
+from ..store.engine import in_one_line, outage, release
 
 log = logging.getLogger(__name__)
 
@@ -240,15 +240,18 @@ class Renderer:
                 if hub.gate.answering:  # under a flood of actions the screens take their share, no more:
                     # resting with the render slot held, every game's renderer waits its turn too
                     time.sleep(min(spent * RENDER_REST, MAX_REST))
-        except Exception:  # the database away for a moment: the pages keep what they show meanwhile
-            log.exception("rendering game %s failed; trying again", self.code)
+        except Exception as error:  # the pages keep what they show meanwhile
+            if outage(error):  # the database away for a moment, not a bug: one line, no traceback
+                log.warning("rendering game %s failed (%s); trying again", self.code, in_one_line(error))
+            else:
+                log.exception("rendering game %s failed; trying again", self.code)
             with hub.lock:
                 self.fresh = fresh + self.fresh
                 self.look = self.look or look
                 self.rendered = -1
             time.sleep(RETRY_SECONDS)
         finally:
-            db.session.remove()  # no connection or read transaction is held while waiting
+            release()  # no connection or read transaction is held while waiting
         return True
 
     def _render(self, known, watchers: list[Watcher]) -> None:

@@ -11,6 +11,7 @@ that lost its connection (a phone asleep, a server restart, a Wi-Fi blip) gets e
 changed meanwhile as soon as it is back.
 """
 
+import logging
 import re
 import select
 import socket
@@ -21,9 +22,12 @@ from flask import Response, current_app, request, stream_with_context
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
+from sqlalchemy.exc import DBAPIError
 
-from ..models import db
+from ..store.engine import in_one_line, outage, release
 from .screens import SEATS, Gone, Watcher, unmark
+
+log = logging.getLogger(__name__)
 
 RETRY_MS = 1000  # how soon a browser reconnects after the connection drops
 FIRST_RENDER_SECONDS = 5  # a new connection waits this long at most for its screen before a keep-alive
@@ -96,8 +100,12 @@ def _events(code: str, shown: int, check: Check, hung_up: Callable[[], bool] | N
     except Gone as gone:
         yield _update(shown, gone.html)
         return
+    except DBAPIError as error:
+        if _dropped(code, error):
+            return
+        raise
     finally:
-        db.session.remove()  # no connection or read transaction is held while waiting
+        release()  # no connection or read transaction is held while waiting
     screens = current_app.extensions["banker.screens"]
     heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
     csrf, locale, root = generate_csrf(), str(get_locale()), request.url_root
@@ -121,8 +129,12 @@ def _events(code: str, shown: int, check: Check, hung_up: Callable[[], bool] | N
                 except Gone as gone:
                     yield _update(watcher.shown, gone.html)
                     return
+                except DBAPIError as error:
+                    if _dropped(code, error):
+                        return
+                    raise
                 finally:
-                    db.session.remove()
+                    release()
                 if now[0] != key:  # this browser now holds another seat: its screen from scratch
                     screens.leave(code, watcher)
                     key, make = now
@@ -134,6 +146,16 @@ def _events(code: str, shown: int, check: Check, hung_up: Callable[[], bool] | N
                 yield _update(version, unmark(html, csrf))
     finally:
         screens.leave(code, watcher)
+
+
+def _dropped(code: str, error: DBAPIError) -> bool:
+    """Whether checking who the browser is failed because the database is away for a moment (one
+    line in the log, not a traceback): the connection then ends, and its browser reconnects
+    (RETRY_MS) and catches up from the version it shows."""
+    if not outage(error):
+        return False
+    log.warning("a live connection to game %s ended (%s); its browser reconnects", code, in_one_line(error))
+    return True
 
 
 def _update(version: int, html: str) -> str:

@@ -4,7 +4,8 @@ snapshot in one transaction guarded by an optimistic version check.
 The modules, in the order a request meets them:
 
 - `engine`: the database under it all: SQLite's BEGIN IMMEDIATE (`sqlite_setup`), the write
-  transaction (`writing`), and the retries of a write that lost the race (`attempts`, `Busy`).
+  transaction (`writing`), the retries of a write that lost the race (`attempts`, `Busy`), and the
+  database failing (`outage`, `disk_full`, and `reconnecting`: an action's one more try).
 - `identity`: who sends a request: token hashing, the `Browser`, the `Sender` (made once per
   request: the nonce's key, the seat or badge read with the game, the actor), badges.
 - `games`: a game by its code: `create_game`, `find_game`, `load_state`, and `visit` (the game and

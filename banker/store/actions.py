@@ -2,11 +2,12 @@
 nonce's first use in one query; apply the action through the rules (or undo); save the snapshot
 under an optimistic version check, append the event, commit, and tell the game's live pages."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cache
 
 from sqlalchemy import bindparam, select, update
+from sqlalchemy.exc import DBAPIError
 
 from ..live.memory import Commit, Entry as LogEntry
 from ..live.notifier import announce, notifier
@@ -14,7 +15,7 @@ from ..models import Event, Game, Seat, db
 from ..rules import Actor, GameState, apply, parse
 from ..rules.actions import TAKE_BACK, UNDO, only_fields
 from ..rules.inputs import serial
-from .engine import attempts, writing
+from .engine import attempts, reconnecting, writing
 from .games import game_code
 from .identity import Browser, Sender, give_badge, holding, new_token, nonce_value, token_hash
 from .undo import checkpoint, undo_newest
@@ -50,6 +51,9 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
     a GameError (refused) or Busy. A join gives the new seat `seat_token` (the API's) or, from a
     browser, the browser a badge for it. An in-process caller that knows who acts (a benchmark, a
     test) may name the `actor` instead; requests always go by their secret or browser.
+
+    When the database drops the connection mid-action (a PostgreSQL restart), the action is tried
+    once more on a new one (engine.reconnecting); a second failure is the caller's to answer.
     """
     given = nonce_value(data.get("nonce"))
     sender = Sender.of(secret, browser)
@@ -57,6 +61,20 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
     code = game_code(code)
     if code is None:
         raise LookupError(code)
+    try:
+        return _tries(code, data, sender, nonce, browser, seat_token, actor)
+    except DBAPIError as error:
+        if not reconnecting(error, repeatable=nonce is not None):
+            raise
+        cut_at_commit = error.statement is None
+    outcome = _tries(code, data, sender, nonce, browser, seat_token, actor)
+    # A commit cut off may have been kept: then this try found the action's own event, not a repeat.
+    return replace(outcome, repeated=False) if cut_at_commit else outcome
+
+
+def _tries(code: str, data: dict, sender: Sender, nonce: str | None, browser: Browser | None,
+           seat_token: str | None, actor: Actor | None) -> Outcome:
+    """The tries of one action (engine.attempts), each in one write transaction."""
     for _ in attempts(code):  # after the last lost try, attempts raises Busy
         with writing():
             row = _game_row(code, sender, nonce)

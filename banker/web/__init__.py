@@ -2,19 +2,23 @@
 
 import hashlib
 import hmac
+import logging
 from dataclasses import dataclass
 
-from flask import Flask, current_app, render_template, request
-from flask_babel import Babel
+from flask import Flask, current_app, make_response, render_template, request
+from flask_babel import Babel, force_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from sqlalchemy.exc import DBAPIError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
 from . import (amounts, api, assets, card_effects, fragments, headers, home, join, languages, ledger, limits, player,
                rulebook, table, templating)
 from ..rules.mortgages import lift_cost, transfer_fee
+from ..models import db
 from ..store import CODE_ALPHABET, CODE_LENGTH
+from ..store.engine import disk_full, in_one_line, outage
 from .names import square_choices, square_name, square_names
 from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings
 from .respond import from_htmx
@@ -22,6 +26,10 @@ from .respond import from_htmx
 csrf = CSRFProtect()
 babel = Babel()
 HTMX_CDN_HOST = "cdn.jsdelivr.net"
+log = logging.getLogger(__name__)
+# How soon a client may try again when the database is out of reach: a PostgreSQL restart takes a
+# second or two.
+RETRY_AFTER_SECONDS = 2
 
 
 @dataclass(frozen=True)
@@ -142,6 +150,26 @@ def init_app(app: Flask) -> None:
         return _error("server_error", _("Something went wrong; nothing was changed."),
                       _("Something went wrong; nothing was changed. Try again."), 500)
 
+    @app.errorhandler(DBAPIError)
+    def database_failed(error):
+        """The database failing (docs/hosting.md, When the database fails). Its transaction was rolled
+        back, so nothing was changed; the user is told what is wrong and whether to try again, and
+        the log gets one line, not a traceback: it is not a bug."""
+        if not outage(error):
+            raise error  # a bug: 500, with its traceback in the log
+        if disk_full(error):
+            _say_disk_full(error)
+            if db.engine.dialect.name == "sqlite":
+                text = _("The laptop's disk is full: free some space, nothing was lost.")
+            else:
+                text = _("The server's disk is full; nothing was lost. Try again later.")
+            return _error("disk_full", text, text, 507)
+        log.warning("the database is out of reach (%s); answered 503", in_one_line(error))
+        text = _("The bank is unreachable for a moment; nothing was changed.")
+        response = make_response(_error("unavailable", text, text, 503))
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+
 
 def shared_nonce(*parts) -> str:
     """A nonce that every banker screen of a game gives the same form and nobody else can guess:
@@ -156,6 +184,16 @@ def _error(code: str, api_text: str, page_text: str, status: int):
     if request.path.startswith("/api/"):
         return api.error(code, api_text, status)
     return _page_error(page_text, status)
+
+
+def _say_disk_full(error) -> None:
+    """The terminal says it too, in one line, in the language `banker` prints in (cli.py): the host
+    at the laptop is the one who can free some space."""
+    where = db.engine.url.render_as_string(hide_password=True)
+    with force_locale(languages.LOCALES[current_app.extensions.get("banker.terminal_language", "en")]):
+        log.error(_("The disk of the database %(database)s is full (%(error)s): free some space on it. "
+                    "Nothing was lost; the game goes on once there is room.",
+                    database=where, error=in_one_line(error)))
 
 
 def _page_error(text: str, status: int):
