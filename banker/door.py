@@ -10,6 +10,11 @@ sending a byte every few seconds would hold its connections for ever. Hence, at 
   connection comes from the proxy, which keeps slow clients out itself (docs/hosting.md, nginx).
 - a request must arrive whole, its headers and its body, within REQUEST_SECONDS of its first byte:
   past that its connection is closed, however slowly its bytes keep coming.
+- near `connection_limit` (within `room` of it), each new connection makes room: the connection
+  that has waited longest without being served is closed (a request still arriving first, then
+  an idle keep-alive, which its browser simply opens again). Slow clients from many addresses
+  then take turns at the door, and a phone's page still gets in; an open page (a live connection,
+  being served) is never the one closed.
 """
 
 import threading
@@ -44,10 +49,11 @@ class Channel(HTTPChannel):
 
 class Door:
     """One server's door: the connections open at each client address (per_address None: not
-    counted), and how long a request may take to arrive (`seconds`)."""
+    counted), how long a request may take to arrive (`seconds`), and how near the connection
+    limit a new connection makes room (`room`)."""
 
-    def __init__(self, per_address: int | None, seconds: float):
-        self.per_address, self.seconds = per_address, seconds
+    def __init__(self, per_address: int | None, seconds: float, room: int = 0):
+        self.per_address, self.seconds, self.room = per_address, seconds, room
         self.open: Counter = Counter()
         self._lock = threading.Lock()
 
@@ -63,7 +69,16 @@ class Door:
                 self.open[address] += 1
         channel = Channel(server, sock, addr, adj, map=map)
         channel.door, channel.address = self, address
+        if map is not None and len(map) >= adj.connection_limit - self.room:
+            self.make_room(map.values())
         return channel
+
+    def make_room(self, dispatchers) -> None:
+        """Close the connection that has waited longest without being served: one whose request is
+        still arriving, else one idle between requests (not one being served: an open page)."""
+        waiting = [d for d in dispatchers if isinstance(d, HTTPChannel) and not d.requests and not d.will_close]
+        if waiting:
+            min(waiting, key=lambda channel: (channel.request is None, channel.creation_time)).will_close = True
 
     def left(self, channel: Channel) -> None:
         if channel.address is None:
@@ -89,7 +104,9 @@ class Door:
 def guard(server, per_address: int | None, seconds: float):
     """Put a Door in front of a waitress server made by create_server (before it runs), and return
     the server. Its loop looks for late requests every second or two, as often as it wakes."""
-    door = server.door = Door(per_address, seconds)
+    # Room kept below the connection limit: past it waitress would accept nobody at all.
+    room = max(2, server.adj.connection_limit // 20)
+    door = server.door = Door(per_address, seconds, room)
     server.channel_class = door.channel
     maintenance = server.maintenance
 

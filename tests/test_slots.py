@@ -94,11 +94,12 @@ def until(condition, seconds: float) -> bool:
 class Banker:
     """`banker`'s waitress (cli.make_server) serving in a thread, with THREADS threads and room for
     30 connections; a client address holds 8 of them at most, 4 live ones, and a request arrives
-    whole within 1 s."""
+    whole within 1 s (unless `config` says otherwise)."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, **config):
         self.app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'banker.sqlite'}", "SECRET_KEY": "s",
-                               "LIVE_PER_ADDRESS": 4, "CONNECTIONS_PER_ADDRESS": 8, "REQUEST_SECONDS": 1, **QUIET},
+                               "LIVE_PER_ADDRESS": 4, "CONNECTIONS_PER_ADDRESS": 8, "REQUEST_SECONDS": 1, **QUIET,
+                               **config},
                               instance_path=str(folder / "instance"))
         self.server = make_server(self.app, "127.0.0.1", 0, threads=THREADS, connection_limit=30)
         self.port = self.server.effective_port
@@ -222,6 +223,32 @@ def test_slow_clients_cannot_stop_the_server_accepting(banker):
     finally:
         for connection in slow:
             connection.close()
+
+
+def test_slow_clients_from_many_addresses_take_turns_and_a_page_still_gets_in(tmp_path):
+    """Each address under its share, together past the connection limit (30 here, 900 for
+    `banker`), and each request given a minute to arrive: near the limit every new connection
+    closes the one waiting longest, so a phone's page loads (before, the server accepted nobody
+    until a request's deadline passed), and an open page's live connection is never the one closed."""
+    server = Banker(tmp_path, REQUEST_SECONDS=60, CONNECTIONS_PER_ADDRESS=8)
+    code, cookie = a_game(server.port)
+    status, stream = follow(server.port, code, cookie, "127.0.0.20")
+    slow = [stream]
+    try:
+        assert status == 200
+        for n in range(6 * 8):  # six addresses, eight each
+            connection = connect(server.port, f"127.0.1.{n // 8}")
+            connection.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            slow.append(connection)
+        assert get(server.port, f"/t/{code}", "127.0.0.21")[0] == 200
+        stream.settimeout(0.5)
+        with pytest.raises(TimeoutError):  # still open: what it was sent, then nothing, not its end
+            while stream.recv(4096):
+                pass
+    finally:
+        for connection in slow:
+            connection.close()
+        server.stop()
 
 
 @pytest.fixture
