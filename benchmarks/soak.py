@@ -44,18 +44,16 @@ FLAT = 1.20          # ... within 20%
 
 
 def serve(port: int, instance: str, database: str) -> None:
-    """The server process: the app as `banker` serves it, on `database`."""
-    from waitress import serve as waitress_serve
-
+    """The server process: the app as `banker` serves it (its waitress, behind its door), on `database`."""
     import banker
     from banker import create_app
-    from banker.cli import server_options
+    from banker.cli import make_server
 
     # The benchmark's table joins from 127.0.0.1 faster than the rate limits allow.
     app = create_app({"RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": database}, instance_path=instance)
     app.config["HTMX_CDN"] = False
     print("serving", banker.__file__, flush=True)
-    waitress_serve(app, host="127.0.0.1", port=port, **server_options(app))
+    make_server(app, "127.0.0.1", port).run()
 
 
 class Server:
