@@ -12,6 +12,7 @@ from . import countdown
 from .context import known, public_url
 from .ledger import told_page
 from .narrate import refusal
+from .respond import BUSY_RETRY_SECONDS
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
 
@@ -115,7 +116,7 @@ def act(code):
     except GameError as err:
         return _refusal(err, code)
     except store.Busy:
-        return error("busy", _("The table is busy; try again."), 503)
+        return *error("busy", _("The table is busy; try again."), 503), {"Retry-After": str(BUSY_RETRY_SECONDS)}
     answer = {"version": outcome.version, "events": outcome.effects, "repeated": outcome.repeated}
     if request.args.get("state") == "1":  # the state after it, for a client that wants it at once
         answer["state"] = _state(code, outcome.state, outcome.version)

@@ -1,6 +1,6 @@
 """The one place that turns an outcome or a refusal into a response, for htmx or a plain form."""
 
-from flask import abort, flash, redirect, render_template, request
+from flask import abort, flash, make_response, redirect, render_template, request
 from flask_babel import gettext as _
 
 from .. import store
@@ -10,6 +10,10 @@ from . import ledger
 from .context import known
 from .forms import action_from_form
 from .narrate import refusal, summary
+
+# How soon to try again when an action lost every race for the game's version (store.Busy): the
+# table's other taps take milliseconds.
+BUSY_RETRY_SECONDS = 1
 
 
 def from_htmx() -> bool:
@@ -89,7 +93,9 @@ def perform(code: str, browser: store.Browser, form, back: str, done: str | None
             return redirect(rejoin, 303)
         return seat_moved()
     except store.Busy:
-        return message(_("The table is busy; try again."), 503, back)
+        answer = make_response(message(_("The table is busy; try again."), 503, back))
+        answer.headers["Retry-After"] = str(BUSY_RETRY_SECONDS)
+        return answer
     except LookupError:
         abort(404)
     return acted(code, outcome, done or back, leave=done is not None)

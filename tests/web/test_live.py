@@ -179,6 +179,7 @@ def test_an_action_that_loses_every_race_is_busy_and_notifies_nobody(app, game, 
     before = game.state()
     response = game.act(1, type="pay", to=2, amount=5)
     assert response.status_code == 503 and response.get_json()["error"]["code"] == "busy"
+    assert response.headers["Retry-After"] == "1"
     assert published == [] and game.state() == before
 
 
