@@ -240,6 +240,9 @@ document.addEventListener("htmx:sseMessage", () => {
       }
     }
   }
+  // A panel gone from the page (a seat's "Act for" box once its turn is over) is forgotten: when it
+  // comes back, it opens or not as the server draws it.
+  for (const id of Object.keys(toggled)) if (!document.getElementById(id)) delete toggled[id];
   keepToggled(document);
   const field = focused && document.getElementById(focused.form)?.querySelector(`[name="${CSS.escape(focused.name)}"]`);
   if (field && field !== document.activeElement) field.focus({ preventScroll: true });

@@ -205,14 +205,16 @@ def transfer(payer: int | str, payee: int | str, amount: int, reason: str, squar
 
 @kind
 def debt(debt_id: int, debtor: int, creditor: int | str, amount: int, reason: str, square: int | None,
-         payees: list[int], **detail) -> dict:
+         payees: list[int], memo: str = "", **detail) -> dict:
     """`debtor` could not pay `amount` to `creditor` at once and owes it: a transfer's `reason`,
-    `square` (None when none) and `detail`; `payees`, present only for a "pay each player" card, are
-    the players the bank pays once the debt is paid."""
+    `square` (None when none), `memo` (present only when given) and `detail`; `payees`, present only
+    for a "pay each player" card, are the players the bank pays once the debt is paid."""
     effect = {"id": debt_id, "debtor": debtor, "creditor": creditor, "amount": amount, "reason": reason,
               "square": square, **detail}
     if payees:
         effect["payees"] = list(payees)
+    if memo:
+        effect["memo"] = memo
     return effect
 
 

@@ -40,7 +40,7 @@ def owe(state: GameState, debt: Debt, effects: list, **detail) -> None:
     """Open a debt, and record it."""
     state.debts.append(debt)
     effects.append(happened.debt(debt.id, debt.debtor, debt.creditor, debt.amount, debt.reason, debt.square,
-                                 debt.payees, **detail))
+                                 debt.payees, debt.memo, **detail))
 
 
 def pay(state: GameState, player: int, to, amount: int, memo: str, effects: list) -> None:

@@ -164,6 +164,19 @@ def _debt(p: dict, effect: dict) -> str:
     return _("{debtor} owes {creditor} {amount} but has too little cash.").format(**p)
 
 
+def _settled(p: dict, effect: dict) -> str:
+    """A payment that settles a debt: told as what it is, not with the debt's own words again ("The
+    bank charged Dan $1,464." a second time would read as a second charge)."""
+    if effect["to"] == BANK:
+        return _("{from} paid the bank the {amount} owed.").format(**p)
+    return _("{from} paid {to} the {amount} owed.").format(**p)
+
+
+def _memo(effect: dict) -> str:
+    """The note a payer or the banker gave, after the sentence."""
+    return f" ({effect['memo']})" if effect.get("memo") else ""
+
+
 def _moved(p: dict, effect: dict) -> str:
     if effect.get("correction"):
         return _("The banker put {player} on {square}.").format(**p)
@@ -178,9 +191,9 @@ STORIES = {
     "started": lambda p, e: _("The game starts. Order: {names}.").format(**p),
     "rolled": _rolled,
     "moved": _moved,
-    "transfer": lambda p, e: (_rent(p, e) if e["reason"] == "rent" else REASONS[_reason(e)](p))
-    + (f" ({e['memo']})" if e.get("memo") else ""),
-    "debt": _debt,
+    "transfer": lambda p, e: (_settled(p, e) if e.get("settles") else _rent(p, e) if e["reason"] == "rent"
+                              else REASONS[_reason(e)](p)) + _memo(e),
+    "debt": lambda p, e: _debt(p, e) + _memo(e),
     "offer": lambda p, e: _("{player} may buy {square}.").format(**p),
     "declined": lambda p, e: _("{player} declined {square}.").format(**p),
     "auction_opened": lambda p, e: (_("{square} is up for auction.").format(**p) if e.get("square") is not None
@@ -306,6 +319,10 @@ def summary(state: GameState, effects: list[dict]) -> str:
     comes next: the last bankruptcy passes the turn before the end, and that is not told)."""
     if any(e["kind"] == "ended" for e in effects):
         effects = [e for e in effects if e["kind"] != "turn"]
+    # The transfers of a debt paid off (pay_debt: they come before its debt_paid) are told as such.
+    settling = {e["debtor"] for e in effects if e["kind"] == "debt_paid"}
+    if settling:
+        effects = [{**e, "settles": True} if e["kind"] == "transfer" and e["from"] in settling else e for e in effects]
     return sentence_gap().join(text for text in (story(state, e) for e in effects) if text)
 
 

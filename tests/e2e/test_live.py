@@ -143,6 +143,17 @@ def test_a_push_keeps_what_a_player_was_doing(contexts, server, artifacts):
     store_act(server, code, Actor(player=ann_id), type="pay_debt")
     expect(ann.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1450", timeout=LIVE)  # debt paid
     expect(brown).not_to_have_attribute("open", "")
+    # Ann opens it herself; the banker undoes back to before she bought Baltic, and the group is
+    # gone from her phone; she buys it again: it comes back as the server draws it, closed (what a
+    # reader did to a panel is forgotten once it has gone from the page).
+    brown.locator("summary").tap()
+    expect(brown).to_have_attribute("open", "")
+    for _ in range(4):  # pay_debt, bank_pay, bank_charge, buy
+        store_act(server, code, banker, type="undo")
+    expect(brown).not_to_be_attached(timeout=LIVE)
+    store_act(server, code, Actor(player=ann_id), type="buy")
+    expect(brown).to_be_attached(timeout=LIVE)
+    expect(brown).not_to_have_attribute("open", "")
     assert not contexts.errors
 
 

@@ -110,3 +110,17 @@ def test_jail_has_the_same_words_on_the_phone_and_the_host(game, host, phone):
     for screen in (phone(game, 1), host(game)):
         page = screen.page()
         assert {kind: page_form(page, kind).label for kind in words} == words
+
+
+def test_a_debt_paid_off_reads_as_paid_not_as_charged_again_and_keeps_the_bankers_note(game, host, phone):
+    """The banker charged Ann more than she had (a debt, with the banker's note); paying it off is
+    told as a payment of what was owed, on the screens and in the history (before, as "The bank
+    charged Ann $1,600." a second time: a family read it as a second charge)."""
+    game.ok("banker", type="bank_charge", player=1, amount=1600, memo="fine for cheating")
+    assert "The bank charged" not in latest(host(game).page())
+    assert latest(host(game).page()) == "Ann owes the bank $1,600 but has too little cash. (fine for cheating)"
+    game.ok("banker", type="bank_pay", player=1, amount=200)
+    game.ok(1, type="pay_debt")
+    told = "Ann paid the bank the $1,600 owed. (fine for cheating)"
+    assert latest(host(game).page()) == told and told in unescape(phone(game, 1).page())
+    assert undo_button(host(game).page()) == told
