@@ -49,6 +49,9 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         # A game's largest real body (a trade, a seat order) is a few KB; anything far bigger is
         # refused before it is read (413).
         MAX_CONTENT_LENGTH=64 * 1024,
+        # Except a game file brought back (POST /api/games/import, the home page's "Import a game"):
+        # a long evening's archive is a few megabytes (docs/benchmarks.md, archive.py).
+        IMPORT_MAX_BYTES=8 * 1024 * 1024,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),

@@ -29,9 +29,11 @@ def cdn_reachable(timeout: float = 1.5) -> bool:
         return False
 
 
-# waitress reads a whole body before the app sees it: beyond this it refuses at once (a plain 413),
-# so nobody can make it take in 300 MB. Below it the app's own MAX_CONTENT_LENGTH answers, in the
-# API's JSON shape.
+# waitress reads a whole body before the app sees it (past 512 KB into a temporary file): beyond
+# this it refuses at once (a plain 413), so nobody can make it take in 300 MB. Below it the app's own
+# MAX_CONTENT_LENGTH answers, in the API's JSON shape, or for a game file brought back (the one body
+# that may be bigger: a 5,000-event archive is 1.3 MB) IMPORT_MAX_BYTES; server_options takes the
+# larger of the two.
 BODY_LIMIT = 1024 * 1024
 
 # What waitress keeps of one connection's answer before it starts a new buffer and lets the sent
@@ -48,13 +50,13 @@ def server_options(app) -> dict:
     room for each phone's second connection (its actions). poll() instead of select(), which
     cannot watch more than 1,024 sockets. It reads on from a connection while its request is served
     (`channel_request_lookahead`), so that a live page's hanging up is seen at once (live/stream.py).
-    Bodies are capped at BODY_LIMIT. waitress drops the X-Forwarded-* headers unless PROXY_FIX says
-    a proxy sets them (the app reads them: web/__init__.py). Each connection's output buffer is let
-    go every OUTBUF_LIMIT bytes."""
+    Bodies are capped at BODY_LIMIT, or IMPORT_MAX_BYTES if larger (a game file brought back).
+    waitress drops the X-Forwarded-* headers unless PROXY_FIX says a proxy sets them (the app reads
+    them: web/__init__.py). Each connection's output buffer is let go every OUTBUF_LIMIT bytes."""
     live = app.config["LIVE_CONNECTIONS"]
     return {"threads": live + 32, "connection_limit": 4 * live + 100, "asyncore_use_poll": True,
-            "channel_request_lookahead": 1,
-            "ident": "tabletop-banker", "max_request_body_size": BODY_LIMIT,
+            "channel_request_lookahead": 1, "ident": "tabletop-banker",
+            "max_request_body_size": max(BODY_LIMIT, app.config.get("IMPORT_MAX_BYTES", 0)),
             "outbuf_high_watermark": OUTBUF_LIMIT, "clear_untrusted_proxy_headers": not app.config.get("PROXY_FIX")}
 
 

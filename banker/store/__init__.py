@@ -14,6 +14,8 @@ The modules, in the order a request meets them:
 - `undo`: undo and take back, and when a checkpoint is kept (`CHECKPOINT_EVERY`).
 - `log`: the event log read back: `live_log`, `log_page` (the API's pages), `replay_game`.
 - `claims`: rejoin codes: `new_claim`, `claim`, `claim_state`, `take_seat`.
+- `archive`: a game taken away and brought back: its archive read out (`archive.events`), and
+  `bring_back`, an archive replayed into a new game (`BadArchive`, `BadEvent` when it does not).
 
 Everything other code uses is re-exported here: `from banker import store` then `store.act(...)`.
 A test that changes a module's setting or helper (`_save`, `CHECKPOINT_EVERY`, `BACKOFF`, `_now`,
@@ -23,6 +25,7 @@ only a copy of it.
 
 from ..rules import Actor  # the type of act's `actor`, for its in-process callers
 from .actions import Outcome, act
+from .archive import BadArchive, BadEvent, bring_back
 from .claims import CLAIM_SECONDS, claim, claim_state, new_claim, take_seat
 from .engine import TRIES, Busy, sqlite_setup, writing
 from .games import CODE_ALPHABET, CODE_LENGTH, create_game, find_game, game_code, load_state, visit
@@ -35,4 +38,5 @@ __all__ = [
     "Outcome", "TRIES", "UnknownSecret", "act", "claim", "claim_state", "create_game", "find_game",
     "game_code", "last_live_event", "live_log", "load_state", "log_page", "new_claim", "new_token",
     "replay_game", "sqlite_setup", "take_seat", "token_hash", "visit", "writing",
+    "BadArchive", "BadEvent", "bring_back",
 ]

@@ -110,6 +110,7 @@ def init_app(app: Flask) -> None:
     for blueprint in (home.bp, table.bp, player.bp, join.bp, api.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
+    csrf.exempt(home.bring_back)  # checked in the view, once the larger body it may read is allowed
     limits.init_app(app)
     app.jinja_env.filters["money"] = amounts.money
     app.jinja_env.globals.update(rules_in_words=rulebook.rules_in_words, square_name=square_name,

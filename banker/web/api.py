@@ -1,14 +1,16 @@
 """The JSON API (docs/api.md): the same actions as the pages, authenticated by bearer token."""
 
+import json
 import re
 
-from flask import Blueprint, abort, jsonify, make_response, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import store
 from ..rules.errors import GameError
 from ..rules.view import state_json
-from . import countdown
+from . import books, countdown
 from .context import known, public_url
 from .ledger import told_page
 from .narrate import refusal
@@ -163,3 +165,47 @@ def events(code):
     more = bool(page) and page[-1].seq < game.version
     return jsonify(events=rows, next=url_for("api.events", code=game.code, after=page[-1].seq, limit=int(limit),
                                              _external=True) if more else None)
+
+
+@bp.get("/<code:code>/export")
+def export(code):
+    """The whole game as a JSON archive (store/archive.py), for the banker's token only: settings and
+    every event, enough to replay it exactly on another laptop (POST /api/games/import)."""
+    game, failure = _banker(code)
+    return failure or books.export(game)
+
+
+@bp.get("/<code:code>/ledger.csv")
+def ledger(code):
+    """Every sum that moved, as CSV (web/books.py), for the banker's token only."""
+    game, failure = _banker(code)
+    return failure or books.ledger(game, store.load_state(game))
+
+
+def _banker(code: str):
+    """The game read for the banker's token, or an error response (404, 401, or 403 for a seat's)."""
+    game, actor, failure = _game_and_actor(code)
+    if failure is None and not actor.banker:
+        failure = error("banker_only", _("Only the banker can do that."), 403)
+    return game, failure
+
+
+@bp.post("/import")
+def bring_back():
+    """A game from an archive another laptop exported, replayed through the rules into a new game:
+    201 with its code and the banker's token. A file that does not replay is refused, naming its
+    first bad event, and nothing is created. The body may be up to IMPORT_MAX_BYTES, not the 64 KB
+    of every other request: a long evening's archive is a few megabytes (docs/api.md)."""
+    request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
+    try:
+        data = json.loads(request.get_data(cache=False))
+    except RequestEntityTooLarge:  # on its announced length, before any of it is read
+        mb = current_app.config["IMPORT_MAX_BYTES"] // (1024 * 1024)
+        return error("too_large", _("A game file is at most %(mb)s MB; this one is larger.", mb=mb), 413)
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, cut short, or nested too deeply
+        return error("not_an_archive", _("This file is not a game exported by Tabletop Banker."), 400)
+    try:
+        game, banker_token = store.bring_back(data)
+    except GameError as err:
+        return error(err.code, books.refused(err), err.status)
+    return jsonify(code=game.code, banker_token=banker_token), 201

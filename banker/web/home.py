@@ -1,14 +1,17 @@
-"""The front page: create a game."""
+"""The front page: create a game, or import one exported on another laptop."""
 
+import json
 import re
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import store
 from ..rules.errors import N_, GameError
 from ..rules.board import EDITION_NAMES, load_board
 from ..rules.state import PRESETS, Settings
+from . import books
 from .amounts import typed
 from .names import reader_language
 from .narrate import refusal
@@ -112,6 +115,32 @@ def settings_from_form(form) -> dict:
         if value != shown[key]:
             settings[key] = value
     return settings
+
+
+@bp.post("/games/import")
+def bring_back():
+    """"Import a game": the file another laptop exported, replayed into a new game whose banker is
+    this browser; its host screen next. A refusal (too large, not a game file, an event that does
+    not replay) is said on this page, and nothing is created.
+
+    The body may be up to IMPORT_MAX_BYTES, so the limit is raised before anything reads it, and
+    the CSRF token is checked here rather than before the view (web/__init__.py exempts it), since
+    that check reads the form."""
+    request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
+    try:
+        current_app.extensions["csrf"].protect()
+        upload = request.files.get("archive")
+        data = json.loads(upload.read()) if upload is not None else None
+    except RequestEntityTooLarge:
+        mb = current_app.config["IMPORT_MAX_BYTES"] // (1024 * 1024)
+        return _page(status=413, import_error=_("A game file is at most %(mb)s MB; this one is larger.", mb=mb))
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, cut short, or nested too deeply
+        data = None
+    try:
+        game, _token = store.bring_back(data, browser("banker", create=True))
+    except GameError as error:
+        return _page(status=422, import_error=books.refused(error))
+    return redirect(url_for("table.page", code=game.code), 303)
 
 
 @bp.get("/join")

@@ -6,14 +6,16 @@ from flask import Flask
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-# A club creates a game per table, a few times a night; a family one.
+# A club creates a game per table, a few times a night; a family one. Bringing a game back from its
+# file (an import, which replays it: a second or so for a long evening) counts as creating one.
 CREATE = "10 per minute;100 per day"
 # A table's phones join within a minute or two; on a hosted server a whole club may share an address.
 JOIN = "60 per minute"
 # Unknown codes (a mistyped code, a stale rejoin code): a few typos are fine, a search is not.
 UNKNOWN = "30 per minute;300 per day"
 
-ENDPOINTS = {CREATE: ("home.create", "api.create"), JOIN: ("join.submit", "join.take", "api.join")}
+ENDPOINTS = {CREATE: ("home.create", "api.create", "home.bring_back", "api.bring_back"),
+             JOIN: ("join.submit", "join.take", "api.join")}
 # Every page, live connection and API call that names a game by its code (the front page's join box too).
 GUESSED = ("table", "player", "join", "api")
 

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 
 from .. import qr, store
 from ..live import Gone
+from . import books
 from .context import Screen, TableScreen, composer_context, known, public_url
 from .respond import not_the_banker, perform
 from .seats import browser, visit_or_404, watch
@@ -35,6 +36,21 @@ def live(code, player=None):
         return ("table", banker is not None, player), lambda known: TableScreen(known, banker is not None, player)
 
     return watch(code, "banker", screen)
+
+
+@bp.get("/export.json")
+def export(code):
+    """The banker's tools' "Export the game": the game as its JSON archive, saved as a file
+    (web/books.py; the same as GET /api/games/<code>/export)."""
+    game, banker = visit_or_404(code, "banker")
+    return books.export(game) if banker is not None else not_the_banker()
+
+
+@bp.get("/ledger.csv")
+def ledger(code):
+    """The banker's tools' "Ledger (CSV)": every sum that moved, in this browser's language."""
+    game, banker = visit_or_404(code, "banker")
+    return books.ledger(game, store.load_state(game)) if banker is not None else not_the_banker()
 
 
 @bp.post("/act")

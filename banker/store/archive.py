@@ -1,0 +1,236 @@
+"""A game taken away and brought back: its archive (the settings and every event of its log, in
+order, with the effects and times the store kept) read out page by page, and an archive replayed
+through the rules into a new game on another laptop, which then goes on from there.
+
+An archive is trusted for nothing: `bring_back` replays each event through the rules as the store
+would have applied it (undos too, from the same checkpoints), and refuses the whole file at its
+first event that does not give what the file says it gave. Nothing is written until every event has
+replayed, and then all of it in one transaction."""
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+
+from ..models import Checkpoint, Event, Game, Seat, db
+from ..rules import Actor, GameError, GameState, Settings, apply, new_game, parse
+from ..rules.actions import UNDO
+from ..rules import effects as happened
+from ..rules.board import EDITION_NAMES, load_board
+from ..rules.errors import N_, ActionError
+from ..rules.undo import Entry, check_take_back, check_undo
+from .engine import writing
+from .games import _free_code
+from .identity import Browser, give_badge, new_token, token_hash
+from .log import log_page
+from . import undo as store_undo
+
+# What the file says it is: a reader that meets another name or a newer version refuses it whole
+# rather than guess.
+FORMAT = "tabletop-banker-game"
+VERSION = 1
+# The events one read of the log holds while an archive is written out.
+PAGE = 500
+# An event's fields in an archive, all of them required.
+FIELDS = ("seq", "time", "actor", "type", "action", "effects", "undone")
+
+
+class BadArchive(ActionError):
+    """The file is not a game this app can bring back (junk, another format or version, an unknown
+    edition, bad settings); nothing was created."""
+
+
+class BadEvent(ActionError):
+    """The file's event `seq` does not replay: `why` is the rules' refusal (a GameError) or the
+    archive's own; `state` is the game just before it (for naming its squares and players)."""
+
+    def __init__(self, seq, why: GameError, state: GameState):
+        # Told in words by the web layer (web/books.refused), with `why` in the reader's language.
+        super().__init__("bad_event", "Event {seq} of the file does not replay: {why}", seq=seq, why=why.message)
+        self.why, self.state = why, state
+
+
+def head(game: Game) -> dict:
+    """What the archive says before its events: the format, and the game's board and settings."""
+    return {"format": FORMAT, "version": VERSION, "edition": game.edition, "settings": game.settings,
+            "created_at": game.created_at.isoformat()}
+
+
+def events(game: Game, page: int = PAGE) -> Iterator[dict]:
+    """The game's events as the archive holds them, oldest first, read PAGE at a time (store.log_page),
+    up to the version `game` was read at. An event counts as undone only when the undo that took it
+    back is among them: an undo committed while the pages are read changes nothing already told."""
+    undone = {payload["seq"] for payload in db.session.scalars(
+        select(Event.payload).where(Event.game_id == game.id, Event.type == UNDO, Event.seq <= game.version))}
+    after = 0
+    while rows := log_page(game, after, page):
+        for event in rows:
+            yield {"seq": event.seq, "time": event.created_at.isoformat(), "actor": event.actor,
+                   "type": event.type, "action": event.payload, "effects": event.effects,
+                   "undone": event.seq in undone}
+        after = rows[-1].seq
+
+
+def bring_back(archive, browser: Browser | None = None) -> tuple[Game, str]:
+    """A new game made from an archive: every event replayed through the rules, then the game,
+    its events (with their times), its checkpoints and one seat per player written at once, as the
+    store would have left them. Returns the game and the banker's new secret token; a browser that
+    brings it back (the home page) gets the banker's badge. The seats' phones come back with rejoin
+    codes: no seat's secret is in the file. Raises BadArchive or BadEvent, having written nothing."""
+    if not isinstance(archive, dict) or archive.get("format") != FORMAT or "version" not in archive:
+        raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
+    if archive["version"] != VERSION or type(archive["version"]) is not int:
+        raise BadArchive("archive_version", N_("This file is version {found} of the game format; this app reads "
+                                               "version {version}."), found=str(archive["version"])[:12],
+                         version=VERSION)
+    edition = archive.get("edition")
+    if not isinstance(edition, str) or edition not in EDITION_NAMES:
+        raise BadArchive("archive_edition", N_("This file's board is not one this app knows; the boards are: "
+                                               "{editions}."), editions=", ".join(EDITION_NAMES))
+    if not isinstance(archive.get("settings"), dict):
+        raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
+    # The stored settings name every key, so parsing them gives them back as they were, checked.
+    settings = Settings.parse(archive["settings"], load_board(edition).settings)
+    created = _moment(archive.get("created_at"))
+    listed = archive.get("events")
+    if created is None or not isinstance(listed, list):
+        raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
+    replayed = Replay(edition, settings)
+    for seq, event in enumerate(listed, 1):
+        replayed.event(seq, event)
+    replayed.check_undone(listed)
+    return replayed.save(created, browser)
+
+
+class Replay:
+    """An archive's events applied one after another, as store.act and store/undo.py would have:
+    the state, the checkpoints kept (every CHECKPOINT_EVERY versions and after each undo, those at
+    or after an undone event dropped), the events to write and the seats joined."""
+
+    def __init__(self, edition: str, settings: Settings):
+        self.edition, self.settings = edition, settings
+        self.state = new_game(edition, settings)
+        self.checkpoints: dict[int, dict] = {}
+        self.rows: list[dict] = []
+        self.live: list[dict] = []  # the rows neither undone nor undos, oldest first (undo's candidates)
+        self.seats: list[int] = []
+
+    def event(self, seq: int, event) -> None:
+        """Apply the file's event number `seq` (its place in the file), or refuse it by name."""
+        try:
+            self._event(seq, event)
+        except GameError as error:
+            raise BadEvent(seq, error, self.state) from None
+
+    def _event(self, seq: int, event) -> None:
+        if not isinstance(event, dict) or set(event) != set(FIELDS):
+            raise ActionError("bad_fields", N_("an event has exactly the fields {fields}."), fields=", ".join(FIELDS))
+        if event["seq"] != seq or type(event["seq"]) is not int:
+            raise ActionError("out_of_order", N_("the events must be numbered 1, 2, 3… in order."))
+        actor, action, time = _actor(event["actor"]), event["action"], _moment(event["time"])
+        if actor is None or time is None or not isinstance(action, dict) or action.get("type") != event["type"]:
+            raise ActionError("bad_fields", N_("its actor, time, type or action is not as the app writes them."))
+        if event["type"] == UNDO:
+            state, effects = self._undo(seq, actor, action)
+        else:
+            parsed = parse(action)
+            if not _same(parsed.to_dict(), action):
+                raise ActionError("bad_fields", N_("its actor, time, type or action is not as the app writes them."))
+            # A refused action may have half-changed the state: the import stops there anyway.
+            state, effects = apply(self.state, parsed, actor, copy=False)
+        if not _same(effects, event["effects"]):
+            raise ActionError("other_effects", N_("the rules give other effects than the file says."))
+        self.state = state
+        row = {"seq": seq, "actor": str(actor), "type": event["type"], "payload": action, "effects": event["effects"],
+               "created_at": time, "undone": False}
+        self.rows.append(row)
+        if event["type"] != UNDO:
+            self.live.append(row)
+        if event["type"] == "join":
+            self.seats.append(next(e["player"] for e in effects if e["kind"] == "joined"))
+        if seq % store_undo.CHECKPOINT_EVERY == 0 or event["type"] == UNDO:  # as store/undo.checkpoint keeps them
+            self.checkpoints[seq] = state.to_dict()
+
+    def _undo(self, seq: int, actor: Actor, action: dict) -> tuple[GameState, list]:
+        """The undo (or a player's take back) as store/undo.undo_newest makes it: checked by the same
+        rules, then the state rebuilt from the newest checkpoint before the event it takes back."""
+        last = self.live[-1] if self.live else None
+        entry = Entry(last["seq"], last["actor"], last["type"], last is self.rows[-1]) if last else None
+        take_back = actor.player is not None
+        if take_back:
+            check_take_back(actor, entry)
+        else:
+            check_undo(actor, entry)
+        if action != {"type": UNDO, "seq": last["seq"]}:
+            raise ActionError("bad_fields", N_("its actor, time, type or action is not as the app writes them."))
+        self.live.pop()
+        last["undone"] = True
+        for kept in [s for s in self.checkpoints if s >= last["seq"]]:
+            del self.checkpoints[kept]
+        base = max(self.checkpoints, default=0)
+        # A copy: the state is changed in place, and the checkpoint may be needed by a later undo.
+        state = GameState.from_dict(self.checkpoints[base]).copy() if base else new_game(self.edition, self.settings)
+        for row in self.live:
+            if row["seq"] > base:
+                state, _ = apply(state, parse(row["payload"]), Actor.parse(row["actor"]), copy=False)
+        return state, [happened.undone(last["seq"], last["type"], actor.player if take_back else None)]
+
+    def check_undone(self, listed: list) -> None:
+        """Each event the file marks undone was taken back by an undo in it, and no other."""
+        for row, event in zip(self.rows, listed):
+            if event["undone"] is not row["undone"]:
+                raise BadEvent(row["seq"], ActionError("undone_differs", N_(
+                    "the file marks it undone, or not, unlike the undos that follow it.")), self.state)
+
+    def save(self, created: datetime, browser: Browser | None) -> tuple[Game, str]:
+        """Write the game as the store would have left it, in one transaction."""
+        banker_token = new_token()
+        with writing():
+            game = Game(code=_free_code(), banker_token_hash=token_hash(banker_token), edition=self.edition,
+                        settings=vars(self.settings).copy(), state=self.state.to_dict(), version=len(self.rows),
+                        created_at=created)
+            db.session.add(game)
+            db.session.flush()
+            if self.rows:
+                db.session.execute(Event.__table__.insert(), [{"game_id": game.id, "nonce": None, **row}
+                                                              for row in self.rows])
+            if self.checkpoints:
+                db.session.execute(Checkpoint.__table__.insert(), [
+                    {"game_id": game.id, "seq": seq, "state": state} for seq, state in self.checkpoints.items()])
+            # A seat's secret never leaves its laptop: each seat gets one nobody holds, until the
+            # banker's rejoin code gives the seat to a new phone.
+            db.session.add_all(Seat(game_id=game.id, player_id=player, token_hash=token_hash(new_token()))
+                               for player in self.seats)
+            if browser is not None:
+                give_badge(game.id, browser, None)
+            db.session.commit()
+        return game, banker_token
+
+
+def _actor(text) -> Actor | None:
+    """The actor an archive names ("banker", "guest" or a seat's number), or None for anything else."""
+    if not isinstance(text, str) or len(text) > 16:
+        return None
+    try:
+        actor = Actor.parse(text)
+    except ValueError:  # a digit int() does not read ("²")
+        return None
+    return actor if str(actor) == text else None
+
+
+def _same(made, read) -> bool:
+    """Whether what the rules made is what the file holds, as JSON: the rules may give a tuple where
+    JSON reads a list back."""
+    return made == read or json.loads(json.dumps(made)) == read
+
+
+def _moment(text) -> datetime | None:
+    """A time as the archive writes it (ISO 8601 with its offset), in UTC; None for anything else."""
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment.astimezone(UTC) if moment.tzinfo is not None else None

@@ -1,0 +1,298 @@
+"""A game taken away and brought back: the archive (GET /api/games/<code>/export) imported on
+another laptop (POST /api/games/import, the home page's "Import a game") gives the same game, which
+goes on; a file that does not replay is refused by its first bad event and creates nothing; the
+ledger as CSV."""
+
+import csv
+import http.client
+import io
+import json
+from datetime import datetime
+
+import pytest
+from sqlalchemy import func, select
+
+from banker import models
+from banker.models import db
+from banker.rules.cards import printing_decks
+from banker.store import undo
+
+from ..apps import close, make_app
+from ..e2e.conftest import Server
+from .games import bearer, csrf_token, new_game, rejoin_address, take_seat
+
+
+def exported(game) -> dict:
+    response = game.client.get(f"/api/games/{game.code}/export", headers=bearer(game.banker))
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    assert "attachment" in response.headers["Content-Disposition"]
+    return json.loads(response.get_data())
+
+
+def imported(client, body, **headers):
+    return client.post("/api/games/import", data=body if isinstance(body, (bytes, str)) else json.dumps(body),
+                       content_type="application/json", headers=headers)
+
+
+def games_count(app) -> tuple[int, int, int]:
+    """Games, events and seats in the database."""
+    with app.app_context():
+        return tuple(db.session.scalar(select(func.count()).select_from(table))
+                     for table in (models.Game, models.Event, models.Seat))
+
+
+def played(game) -> None:
+    """A short evening with a purchase, rent, a card, a payment, an undo and a take-back (seq 4 to 14)."""
+    game.ok(1, type="roll", dice=[1, 2])              # Ann to Baltic Avenue
+    game.ok(1, type="buy")
+    game.ok(1, type="end_turn")
+    game.ok(2, type="roll", dice=[1, 2])              # Bob pays Ann $4 rent
+    game.ok(2, type="pay", to=1, amount=10, memo="snacks")
+    game.ok(2, type="take_back")                      # Bob takes the payment back
+    game.ok(2, type="end_turn")
+    game.ok(1, type="roll", dice=[2, 2])              # doubles, to Chance
+    game.ok(1, type="draw", deck="chance", card=_collect_card())
+    game.ok("banker", type="bank_pay", player=2, amount=5, memo="found")
+    game.ok("banker", type="undo")                    # the banker takes the bank's payment back
+
+
+def _collect_card() -> str:
+    """A Chance card of the US game that pays the drawer."""
+    return next(c["id"] for c in printing_decks("us_2021")["chance"] if c["effect"]["kind"] == "collect")
+
+
+@pytest.mark.storage  # the events, times and checkpoints as each database keeps them
+def test_the_round_trip_gives_the_same_game_and_it_goes_on(app, client, host, monkeypatch):
+    monkeypatch.setattr(undo, "CHECKPOINT_EVERY", 4)  # checkpoints (and an undo from one) in a short game
+    game = new_game(client)
+    played(game)
+    archive = exported(game)
+    assert (archive["format"], archive["version"], archive["edition"]) == ("tabletop-banker-game", 1, "us")
+    assert [e["seq"] for e in archive["events"]] == list(range(1, game.state()["version"] + 1))
+    assert [e["undone"] for e in archive["events"]].count(True) == 2
+
+    before = games_count(app)
+    response = imported(client, archive)
+    assert response.status_code == 201, response.get_json()
+    answer = response.get_json()
+    assert set(answer) == {"code", "banker_token"} and answer["code"] != game.code
+    assert games_count(app) == (before[0] + 1, before[1] * 2, before[2] * 2)
+
+    copy = type(game)(client, answer["code"], answer["banker_token"])
+    assert copy.state() == game.state()
+    assert copy.events() == game.events()
+    with app.app_context():
+        checkpoints = [db.session.execute(select(models.Checkpoint.seq, models.Checkpoint.state)
+                                          .join(models.Game).where(models.Game.code == code)
+                                          .order_by(models.Checkpoint.seq)).all()
+                       for code in (game.code, copy.code)]
+    assert checkpoints[0] == checkpoints[1] and len(checkpoints[0]) >= 3
+
+    # The imported game goes on: the banker acts, and Ann's seat comes back on a new phone.
+    copy.ok("banker", type="undo")
+    assert copy.state()["version"] == game.state()["version"] + 1
+    phone = app.test_client()
+    assert phone.get(f"/p/{copy.code}").status_code == 302  # no seat yet
+    taken = take_seat(phone, rejoin_address(host(copy), 1))
+    assert taken.status_code == 303 and taken.headers["Location"] == f"/p/{copy.code}"
+    assert phone.get(f"/p/{copy.code}").status_code == 200
+
+
+def test_the_host_tools_link_the_files_and_a_seat_token_cannot_export(client, host):
+    game = new_game(client)
+    html = host(game).client.get(f"/t/{game.code}").get_data(as_text=True)
+    assert f'href="/t/{game.code}/export.json"' in html and f'href="/t/{game.code}/ledger.csv"' in html
+    assert host(game).client.get(f"/t/{game.code}/export.json").status_code == 200
+    for path in (f"/api/games/{game.code}/export", f"/api/games/{game.code}/ledger.csv"):
+        refused = client.get(path, headers=bearer(game.seats[1]))
+        assert refused.status_code == 403 and refused.get_json()["error"]["code"] == "banker_only"
+    assert client.get(f"/t/{game.code}/export.json").status_code == 403  # a browser that is not the banker
+
+
+def edited(archive: dict, seq: int, **changes) -> dict:
+    archive = json.loads(json.dumps(archive))
+    archive["events"][seq - 1].update(changes)
+    return archive
+
+
+@pytest.fixture
+def archive(client) -> dict:
+    game = new_game(client)
+    played(game)
+    return exported(game)
+
+
+def refusals(archive: dict) -> list[tuple[object, str, str]]:
+    """(body, the code, words of the message) of files that must be refused."""
+    text = json.dumps(archive)
+    roll = archive["events"][3]
+    assert roll["type"] == "roll"
+    return [
+        # An edited roll: still legal, but it no longer gives what the file says.
+        (edited(archive, 4, action={**roll["action"], "dice": [2, 2]}), "bad_event",
+         "Event 4 of the file does not replay: the rules give other effects than the file says."),
+        # A purchase made impossible: the rules' own refusal, in words.
+        (edited(archive, 5, actor="2"), "bad_event", "Event 5 of the file does not replay: "),
+        (edited(archive, 6, undone=True), "bad_event", "Event 6 of the file does not replay: the file marks it undone"),
+        ({**archive, "version": 2}, "archive_version",
+         "This file is version 2 of the game format; this app reads version 1."),
+        ({**archive, "edition": "mars"}, "archive_edition", "This file's board is not one this app knows"),
+        ({**archive, "format": "other"}, "not_an_archive", "This file is not a game exported by Tabletop Banker."),
+        (b"\x89PNG junk", "not_an_archive", "This file is not a game exported by Tabletop Banker."),
+        (text[: len(text) // 2], "not_an_archive", "This file is not a game exported by Tabletop Banker."),
+        ({**archive, "events": archive["events"][:3] + archive["events"][4:]}, "bad_event",
+         "Event 4 of the file does not replay: the events must be numbered 1, 2, 3"),
+    ]
+
+
+@pytest.mark.storage  # one transaction: nothing written on either database
+def test_a_file_that_does_not_replay_is_refused_by_its_first_bad_event_and_nothing_is_created(app, client, archive):
+    before = games_count(app)
+    for body, code, says in refusals(archive):
+        response = imported(client, body)
+        assert response.status_code == 400, (code, response.get_json())
+        error = response.get_json()["error"]
+        assert error["code"] == code and error["message"].startswith(says), error
+    assert games_count(app) == before
+    assert imported(client, archive).status_code == 201  # the file as exported is fine
+
+
+def test_the_refusal_names_the_event_in_the_readers_language(client, archive):
+    response = imported(client, edited(archive, 5, actor="2"), **{"Accept-Language": "fr"})
+    message = response.get_json()["error"]["message"]
+    # The rules' refusal is told as the French reader reads it, naming the seat by its name.
+    assert response.status_code == 400 and " 5 " in message
+    assert message.endswith("Bob n'a aucune propriété à acheter en ce moment.")
+
+
+class Huge(io.RawIOBase):
+    """50 MB of spaces that are made only as they are read, counting what was read."""
+
+    size = 50 * 1024 * 1024
+
+    def __init__(self):
+        self.at = self.read_bytes = 0
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def seek(self, offset, whence=0):
+        self.at = {0: offset, 1: self.at + offset, 2: self.size + offset}[whence]
+        return self.at
+
+    def tell(self):
+        return self.at
+
+    def readinto(self, buffer):
+        n = max(0, min(len(buffer), self.size - self.at))
+        buffer[:n] = b" " * n
+        self.at += n
+        self.read_bytes += n
+        return n
+
+
+def test_a_50_mb_file_is_refused_before_it_is_read(app, client):
+    before, body = games_count(app), Huge()
+    response = client.post("/api/games/import", input_stream=body, content_type="application/json")
+    assert response.status_code == 413
+    assert response.get_json()["error"] == {"code": "too_large",
+                                            "message": "A game file is at most 8 MB; this one is larger."}
+    assert body.read_bytes == 0 and games_count(app) == before
+
+
+def test_the_home_page_imports_a_file_and_refuses_a_bad_one_on_the_page(app, client, archive):
+    browser = app.test_client()
+    csrf = csrf_token(browser, "/")
+    before = games_count(app)
+    bad = browser.post("/games/import", data={"csrf_token": csrf, "archive": (
+        io.BytesIO(json.dumps(edited(archive, 4, effects=[])).encode()), "game.json")})
+    assert bad.status_code == 422
+    assert "Event 4 of the file does not replay: the rules give other effects" in bad.get_data(as_text=True)
+    forged = app.test_client().post("/games/import", data={"archive": (io.BytesIO(json.dumps(archive).encode()),
+                                                                       "g.json")})
+    assert forged.status_code == 400  # no CSRF token
+    assert games_count(app) == before
+
+    huge = Huge()  # 50 MB: refused on its length, with the page's message
+    too_big = browser.post("/games/import", input_stream=huge, content_type="multipart/form-data; boundary=x")
+    assert too_big.status_code == 413 and huge.read_bytes == 0
+    assert "A game file is at most 8 MB; this one is larger." in too_big.get_data(as_text=True)
+    assert games_count(app) == before
+
+    done = browser.post("/games/import", data={"csrf_token": csrf, "archive": (
+        io.BytesIO(json.dumps(archive).encode()), "game.json")})
+    assert done.status_code == 303
+    page = browser.get(done.headers["Location"]).get_data(as_text=True)
+    assert "Bank pays or charges" in page  # this browser banks the imported game
+
+
+def test_the_ledger_csv_of_a_short_game(client):
+    game = new_game(client)
+    game.ok(1, type="roll", dice=[1, 2])     # Ann to Baltic Avenue
+    game.ok(1, type="buy")                   # Ann pays the bank 60
+    game.ok(1, type="end_turn")
+    game.ok(2, type="roll", dice=[1, 2])     # Bob pays Ann 4 rent
+    game.ok(2, type="pay", to=1, amount=10, memo="snacks")
+    game.ok("banker", type="undo")           # the payment is taken back: not in the ledger
+    game.ok("banker", type="bank_pay", player=2, amount=25, memo="found")
+    response = client.get(f"/api/games/{game.code}/ledger.csv", headers=bearer(game.banker))
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True).lstrip("\ufeff"))))
+    times = {e["seq"]: datetime.fromisoformat(e["time"]).replace(microsecond=0) for e in game.events()}
+    assert [row[1:] for row in rows] == [
+        ["From", "To", "Amount", "Reason"],
+        ["Ann", "the bank", "60", "Purchase: Baltic Avenue"],
+        ["Bob", "Ann", "4", "Rent: Baltic Avenue"],
+        ["the bank", "Bob", "25", "Paid by the bank (found)"],
+    ]
+    assert rows[0][0] == "Time"
+    # The purchase, the rent and the bank's payment: the times of events 5, 7 and 10, to the second.
+    assert [datetime.fromisoformat(row[0]) for row in rows[1:]] == [times[5], times[7], times[10]]
+
+
+def test_a_real_server_lets_a_game_file_past_a_megabyte_through_to_the_import_only(database):
+    """banker's waitress reads bodies up to IMPORT_MAX_BYTES (a 5,000-event archive is 1.3 MB); the
+    app still refuses more than 64 KB anywhere else, and more than IMPORT_MAX_BYTES on its headers."""
+    app = make_app(database)
+    server = Server(app).start()
+    try:
+        def post(path: str, body: bytes, length: int | None = None):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            connection.putrequest("POST", path)
+            connection.putheader("Content-Type", "application/json")
+            connection.putheader("Content-Length", str(len(body) if length is None else length))
+            connection.endheaders()
+            try:
+                connection.send(body)
+            except OSError:
+                pass  # the server may answer and close before the rest of a huge body is sent
+            response = connection.getresponse()
+            answer = response.status, response.read()
+            connection.close()
+            return answer
+
+        two_mb = b" " * (2 * 1024 * 1024) + b"[]"
+        status, body = post("/api/games/import", two_mb)  # read whole by the app: not a game
+        assert status == 400 and json.loads(body)["error"]["code"] == "not_an_archive"
+        status, body = post("/api/games", two_mb)
+        assert status == 413 and json.loads(body)["error"]["code"] == "too_large"
+        status, _ = post("/api/games/import", b"[" * 1024, length=50 * 1024 * 1024)
+        assert status == 413
+
+        # The export, streamed by waitress as the log is read, imports again on the same server.
+        status, body = post("/api/games", b"{}")
+        made = json.loads(body)
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("GET", f"/api/games/{made['code']}/export", headers=bearer(made["banker_token"]))
+        response = connection.getresponse()
+        archive = response.read()
+        connection.close()
+        assert response.status == 200 and json.loads(archive)["events"] == []
+        status, body = post("/api/games/import", archive)
+        assert status == 201 and json.loads(body)["code"] != made["code"]
+    finally:
+        server.stop()
+        close(app)
