@@ -281,3 +281,88 @@ document.addEventListener("change", (event) => {
   form.elements.shown_preset.value = preset;
   form.elements.shown_edition.value = edition;
 });
+
+// The timeline's slider follows the steps: after a step link brought another version, the slider
+// shows it (not while the slider itself has focus: it is being moved, and asked for what it shows).
+document.addEventListener("htmx:load", (event) => {
+  const past = event.target;
+  const slider = document.getElementById("timeline-v");
+  if (past.id === "past" && slider && document.activeElement !== slider) slider.value = past.dataset.version;
+});
+
+// A phone buzzes when something needs its player (templates/player/_buzz.html has the toggles): when
+// it becomes their turn, when their cash changes (rent arrives, a payment leaves), when an auction
+// they may bid in opens, when a trade is offered to them. Each is read off what a live update changed
+// on the page, as the server already draws it (#news h2.mine, the wallet's data-cash, the turn
+// panel's auction with its bids and its offers to this player), so the server does no work for it.
+// Vibrating is on by default where the browser can (not iOS Safari: the toggle says so), a short beep
+// (WebAudio) off; both remembered on the phone (localStorage).
+const BUZZES = { turn: [200, 100, 200], needed: [150, 80, 150], money: [80] };
+const buzzSetting = (name, fallback) => {
+  try {
+    return (localStorage.getItem(`banker.${name}`) ?? fallback) === "on";
+  } catch {
+    return fallback === "on";  // storage refused (private mode): the default, not remembered
+  }
+};
+function whatNeedsMe() {
+  const auction = document.querySelector("#turn .auction");
+  return {
+    turn: Boolean(document.querySelector("#news h2.mine")),
+    cash: document.querySelector("#wallet [data-cash]")?.dataset.cash,
+    auction: auction?.querySelector("form") ? auction.dataset.auction : null,
+    offers: document.querySelectorAll("#turn .offer a[href='#trades']").length,
+  };
+}
+let needed = null;
+let audio = null;
+function beep() {
+  audio ??= new AudioContext();
+  const tone = audio.createOscillator();
+  const volume = audio.createGain();
+  tone.frequency.value = 880;
+  volume.gain.value = 0.15;
+  tone.connect(volume).connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.12);
+}
+function buzz(pattern) {
+  if (buzzSetting("vibrate", "on") && typeof navigator.vibrate === "function") navigator.vibrate(pattern);
+  if (buzzSetting("sound", "off") && window.AudioContext) beep();
+}
+document.addEventListener("htmx:sseBeforeMessage", () => {
+  if (document.body.classList.contains("phone")) needed = whatNeedsMe();
+});
+document.addEventListener("htmx:sseMessage", () => {
+  if (!needed) return;
+  const now = whatNeedsMe();
+  const before = needed;
+  needed = null;
+  if (now.turn && !before.turn) buzz(BUZZES.turn);
+  else if ((now.auction && now.auction !== before.auction) || now.offers > before.offers) buzz(BUZZES.needed);
+  else if (now.cash !== undefined && before.cash !== undefined && now.cash !== before.cash) buzz(BUZZES.money);
+});
+// The toggles: shown only with JavaScript (without it nothing buzzes); "Vibrate" says when this browser
+// cannot. A sound may only start after a tap on the page: the tap on "Sound" itself starts it.
+document.addEventListener("DOMContentLoaded", () => {
+  const box = document.getElementById("buzz");
+  if (!box) return;
+  const vibrate = box.querySelector("[name=vibrate]");
+  const sound = box.querySelector("[name=sound]");
+  if (typeof navigator.vibrate === "function") {
+    vibrate.checked = buzzSetting("vibrate", "on");
+  } else {
+    vibrate.checked = false;
+    vibrate.disabled = true;
+    box.querySelector("[data-unavailable]").hidden = false;
+  }
+  sound.checked = buzzSetting("sound", "off");
+  box.hidden = false;
+  box.addEventListener("change", (event) => {
+    const toggle = event.target;
+    try {
+      localStorage.setItem(`banker.${toggle.name}`, toggle.checked ? "on" : "off");
+    } catch { /* not remembered: it holds for this page */ }
+    if (toggle === sound && toggle.checked) beep();
+  });
+});

@@ -16,6 +16,7 @@ The modules, in the order a request meets them:
 - `claims`: rejoin codes: `new_claim`, `claim`, `claim_state`, `take_seat`.
 - `archive`: a game taken away and brought back: its archive read out (`archive.events`), and
   `bring_back`, an archive replayed into a new game (`BadArchive`, `BadEvent` when it does not).
+- `timeline`: the game as it was at any version (`state_at`), from the checkpoints.
 
 Everything other code uses is re-exported here: `from banker import store` then `store.act(...)`.
 A test that changes a module's setting or helper (`_save`, `CHECKPOINT_EVERY`, `BACKOFF`, `_now`,
@@ -31,12 +32,13 @@ from .engine import TRIES, Busy, sqlite_setup, writing
 from .games import CODE_ALPHABET, CODE_LENGTH, create_game, find_game, game_code, load_state, visit
 from .identity import Browser, UnknownSecret, new_token, token_hash
 from .log import last_live_event, live_log, log_page, replay_game
+from .timeline import state_at
 from .undo import CHECKPOINT_EVERY
 
 __all__ = [
     "Actor", "Browser", "Busy", "CHECKPOINT_EVERY", "CLAIM_SECONDS", "CODE_ALPHABET", "CODE_LENGTH",
     "Outcome", "TRIES", "UnknownSecret", "act", "claim", "claim_state", "create_game", "find_game",
     "game_code", "last_live_event", "live_log", "load_state", "log_page", "new_claim", "new_token",
-    "replay_game", "sqlite_setup", "take_seat", "token_hash", "visit", "writing",
+    "replay_game", "sqlite_setup", "state_at", "take_seat", "token_hash", "visit", "writing",
     "BadArchive", "BadEvent", "bring_back",
 ]

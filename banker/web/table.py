@@ -6,13 +6,15 @@ seat's trade offers are made on the phones' composer, at /t/<code>/seats/<player
 """
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from .. import qr, store
 from ..live import Gone
 from . import books
 from .context import Screen, TableScreen, composer_context, known, public_url
-from .respond import not_the_banker, perform
+from .respond import from_htmx, message, not_the_banker, perform
 from .seats import browser, visit_or_404, watch
+from .timeline import past, version_asked
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code:code>")
 
@@ -51,6 +53,23 @@ def ledger(code):
     """The banker's tools' "Ledger (CSV)": every sum that moved, in this browser's language."""
     game, banker = visit_or_404(code, "banker")
     return books.ledger(game, store.load_state(game)) if banker is not None else not_the_banker()
+
+
+@bp.get("/timeline")
+def timeline(code):
+    """The game as it was at version ?v= (the newest by default), read-only: the host screen's board
+    and balances, and the deeds (web/timeline.py). The banker's only: it is a tool for settling
+    "what did I have before that?" at the table, and a phone scrubbing through the game would show
+    its player everyone's past cash beside their own screen. htmx (the slider, the steps) gets the
+    version's part alone."""
+    game, banker = visit_or_404(code, "banker")
+    if banker is None:
+        return not_the_banker()
+    version = version_asked(request.args.get("v"), game.version)
+    if version is None:
+        return message(_("There is no such version of this game: its versions are 0 to %(newest)s.",
+                         newest=game.version), 400)
+    return render_template("table/_past.html" if from_htmx() else "table/timeline.html", **past(game, version))
 
 
 @bp.post("/act")

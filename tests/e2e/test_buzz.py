@@ -1,0 +1,92 @@
+"""Issue 23, item 5: a phone buzzes (navigator.vibrate, stubbed here and counted) when something
+needs its player: its turn, money arriving or leaving, a trade offered to them, an auction; not when nothing of theirs changed, and not
+once its player turned "Vibrate" off, which the phone remembers."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP, LIVE, PHONE, join, roll, start_game
+
+pytestmark = pytest.mark.e2e
+
+# Counts the page's calls to navigator.vibrate (each with its pattern) instead of vibrating.
+COUNT_BUZZES = """
+window.buzzes = [];
+Object.defineProperty(Navigator.prototype, "vibrate", {
+  configurable: true, value: function (pattern) { window.buzzes.push(pattern); return true; },
+});
+"""
+# A browser that cannot vibrate, as iOS Safari.
+NO_VIBRATION = "delete Navigator.prototype.vibrate;"
+
+
+def buzzes(phone) -> list:
+    return phone.evaluate("window.buzzes")
+
+
+def test_a_phone_buzzes_when_its_player_is_needed_only_and_not_once_turned_off(contexts):
+    host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
+    for phone in (ann, bob):
+        phone.context.add_init_script(COUNT_BUZZES)
+        phone.reload()
+        expect(phone.get_by_label("Vibrate")).to_be_checked()  # on by default; the sound is not
+        expect(phone.get_by_label("Sound")).not_to_be_checked()
+
+    # Ann rolls to Baltic Avenue and buys it: her cash left (one buzz); on Bob's phone only the
+    # latest line changed, nothing of his.
+    roll(ann, 1, 2)
+    ann.locator("#turn").get_by_role("button", name="Buy for $60").tap()
+    expect(bob.locator("#turn .latest")).to_contain_text("Ann bought Baltic Avenue", timeout=LIVE)
+    expect(ann.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1440", timeout=LIVE)
+    assert buzzes(ann) == [[80]] and buzzes(bob) == []
+
+    # Ann ends her turn: Bob's turn comes (a buzz of its own); Ann's phone does not buzz.
+    ann.locator("#turn").get_by_role("button", name="End turn").tap()
+    expect(bob.locator("#turn h2")).to_have_text("Your turn", timeout=LIVE)
+    assert buzzes(bob) == [[200, 100, 200]]
+
+    # Bob lands on Baltic Avenue: the rent arrives on Ann's phone and leaves Bob's, each buzzes once.
+    roll(bob, 1, 2)
+    expect(ann.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1444", timeout=LIVE)
+    expect(bob.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1496", timeout=LIVE)
+    assert buzzes(ann) == [[80], [80]] and buzzes(bob) == [[200, 100, 200], [80]]
+
+    # Ann offers Bob a trade (Baltic Avenue for $100 of his): it needs Bob, whose phone buzzes so.
+    ann.get_by_role("link", name="Trade with Bob").tap()
+    ann.get_by_role("group", name="You give").get_by_role("checkbox", name=re.compile("Baltic Avenue")).check()
+    ann.get_by_role("group", name="Bob gives").get_by_label(re.compile("^Cash")).fill("100")
+    ann.get_by_role("button", name="Send the offer to Bob").tap()
+    expect(bob.locator("#trades .offer-card.incoming")).to_contain_text("Ann offers you", timeout=LIVE)
+    assert buzzes(bob) == [[200, 100, 200], [80], [150, 80, 150]]
+
+    # Ann turns vibrating off, and her phone remembers it: her turn comes back without a buzz.
+    ann.get_by_label("Vibrate").uncheck()
+    ann.reload()
+    expect(ann.get_by_label("Vibrate")).not_to_be_checked()
+    bob.locator("#turn").get_by_role("button", name="End turn").tap()
+    expect(ann.locator("#turn h2")).to_have_text("Your turn", timeout=LIVE)
+    assert buzzes(ann) == []  # since the reload: none
+
+    # Ann declines Vermont Avenue: the auction needs Bob too, whose phone buzzes so; Ann's stays still.
+    roll(ann, 1, 4)
+    ann.locator("#turn").get_by_role("button", name=re.compile("^Decline")).tap()
+    expect(bob.locator("#turn .auction")).to_contain_text("Vermont Avenue", timeout=LIVE)
+    assert buzzes(bob) == [[200, 100, 200], [80], [150, 80, 150], [150, 80, 150]]
+    assert buzzes(ann) == []
+    assert not contexts.errors
+
+
+def test_a_browser_that_cannot_vibrate_says_so(contexts):
+    """In the lobby already: the toggles are on the phone's page from the start."""
+    host = contexts.page("host", **DESKTOP)
+    host.goto("/")
+    host.get_by_role("button", name="Create game").click()
+    ann = contexts.page("phone", **PHONE)
+    ann.context.add_init_script(NO_VIBRATION)
+    join(ann, host.locator(".join-panel .url").inner_text(), "Ann", "Car")
+    expect(ann.get_by_label("Vibrate")).to_be_disabled()
+    expect(ann.get_by_text("This phone's browser cannot vibrate.")).to_be_visible()
+    expect(ann.get_by_label("Sound")).to_be_enabled()
+    assert not contexts.errors

@@ -1,0 +1,66 @@
+"""The timeline (/t/<code>/timeline?v=<n>): the banker's read-only view of the board, the balances
+and the deeds as they were at any version; the slider's steps answer htmx with that part alone."""
+
+import re
+
+from .games import BALTIC, HTMX, play
+
+TIMELINE = "/t/{code}/timeline"
+
+
+def cash(html: str) -> dict[str, str]:
+    """The balances' rows as the host's template draws them: player id -> cash."""
+    return dict(re.findall(r'id="balance-(\d)".*?data-cash="(\d+)"', html, re.S))
+
+
+def test_a_past_version_shows_the_board_balances_and_deeds_as_they_were(game, host):
+    """Two joins and the start are versions 1 to 3; Ann rolls to Baltic Avenue (4) and buys it (5)."""
+    play(game, *BALTIC)
+    banker = host(game)
+    url = TIMELINE.format(code=game.code)
+    before = banker.page(f"{url}?v=4")
+    assert cash(before) == {"1": "1500", "2": "1500"}
+    assert 'id="sq-3" class="sq street ' in before and "Baltic Avenue (" not in before
+    after = banker.page(f"{url}?v=5")
+    assert cash(after) == {"1": "1440", "2": "1500"}
+    assert re.search(r'id="sq-3" class="sq street owned token-hat', after)
+    assert re.search(r"<strong>Ann</strong>:\s*Baltic Avenue</li>", after)
+    assert "Version 5 of 5" in after and "bought Baltic Avenue" in after
+    # Read-only: the page posts nothing and holds no action's nonce; the newest version is the default.
+    assert "method=\"post\"" not in after.lower() and 'name="nonce"' not in after
+    assert cash(banker.page(url)) == cash(after)
+
+
+def test_the_slider_gets_the_version_alone_and_its_steps(game, host):
+    play(game, *BALTIC)
+    response = host(game).client.get(TIMELINE.format(code=game.code) + "?v=4", headers=HTMX)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and html.lstrip().startswith('<section id="past"')
+    assert "<html" not in html and 'type="range"' not in html
+    steps = set(re.findall(r'href="/t/\w+/timeline\?v=(\d+)"', html))
+    assert steps == {"0", "3", "5"}  # the first, one back, one on (and the newest, 5); no step past either end
+
+
+def test_an_undone_entry_is_left_out_of_the_game_that_counts(game, host):
+    play(game, *BALTIC)
+    game.ok("banker", type="undo")
+    html = host(game).page(TIMELINE.format(code=game.code) + "?v=5")
+    assert cash(html) == {"1": "1500", "2": "1500"}
+    assert "<s>" in html and "undone later" in html
+
+
+def test_the_timeline_is_the_bankers_only_and_refuses_a_version_the_game_never_had(game, host, phone, stranger):
+    play(game, *BALTIC)
+    url = TIMELINE.format(code=game.code)
+    for browser in (phone(game, 1), stranger(game)):
+        response = browser.client.get(url)
+        assert response.status_code == 403 and "Only the banker" in response.get_data(as_text=True)
+        assert "timeline" not in browser.page()  # nor does their screen link to it
+    banker = host(game)
+    assert url in banker.page()
+    for bad in ("6", "-1", "abc", "1e3", "٣"):
+        response = banker.client.get(f"{url}?v={bad}")
+        assert response.status_code == 400, bad
+        assert "versions are 0 to 5" in response.get_data(as_text=True)
+    assert game.state()["version"] == 5
+    assert "The game as it was created" in banker.page(f"{url}?v=0")
