@@ -24,6 +24,19 @@ def net_worth(state: GameState, player_id: int) -> int:
     return worth(state, player_id)["total"]
 
 
+def net_worths(state: GameState) -> dict[int, int]:
+    """Every player's net worth (as `net_worth`), in one pass over the deeds: the net-worth chart
+    asks for all of them after every action of the game."""
+    board = state.board
+    totals = {p.id: p.cash for p in state.players}
+    for deed in state.deeds.values():
+        if deed.owner is not None:
+            square = board[deed.square]
+            totals[deed.owner] += ((square.price // 2 if deed.mortgaged else square.price)
+                                   + square.house_cost * (5 if deed.hotel else deed.houses))
+    return totals
+
+
 def standings(state: GameState) -> list[dict]:
     """Everyone still in the game by net worth, richest first; bankrupt players after them."""
     alive = sorted((worth(state, p.id) for p in state.players if not p.bankrupt),

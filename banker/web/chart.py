@@ -12,7 +12,7 @@ from .. import store
 from ..models import Game
 from ..rules import Settings, apply, new_game, parse
 from ..rules.board import load_board
-from ..rules.networth import net_worth
+from ..rules.networth import net_worths
 from .amounts import money
 
 # A 480-wide drawing with 20-unit text reads at about 13 px on a 320 px phone and scales up. The
@@ -26,6 +26,7 @@ GAP = 8
 KEPT = 16  # ended games whose history stays in memory
 # Lines differ by their dashes as well as their token's colour, so no one has to tell colours apart.
 DASHES = ("", "14 6", "3 6", "14 6 3 6")
+PIN_RISE = 14  # a pinned moment's number: its centre this far over the plot's top
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,19 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Pin:
+    """A big moment pinned on the turn axis (the story's chart): its number in the list under the
+    drawing, where it falls across and how high its number sits (pins close together alternate),
+    the turn it falls in, and what it was (story.py's Mark)."""
+
+    number: int
+    at: int
+    y: int
+    turn: int
+    mark: object
+
+
+@dataclass(frozen=True)
 class WorthChart:
     """Everything templates/_worth_chart.html draws, in the drawing's units."""
 
@@ -72,6 +86,7 @@ class WorthChart:
     money_ticks: list[Tick]
     turn_ticks: list[Tick]
     lines: list[Line]
+    pins: tuple[Pin, ...] = ()
 
 
 def worth_history(game: Game) -> WorthHistory:
@@ -105,8 +120,8 @@ def _replay(game: Game) -> WorthHistory:
         turn_of_step.append(turns_done + 1 if playing else 0)
         if playing and state.turn != turn:  # the turn passed (doubles keep it)
             turns_done += 1
-        for p in state.players:
-            worth.setdefault(p.id, []).append(net_worth(state, p.id))
+        for player, total in net_worths(state).items():
+            worth.setdefault(player, []).append(total)
     return WorthHistory(_in_turns(turn_of_step), worth)
 
 
@@ -118,6 +133,31 @@ def _in_turns(turn_of_step: list[int]) -> list[float]:
         seen[turn] += 1
         places.append(0.0 if turn == 0 else turn - 1 + seen[turn] / steps[turn])
     return places
+
+
+def _kept(values: list[int], runs: list[range]) -> list[int]:
+    """The steps of a line that the drawing can show: of the steps that fall on the same unit
+    across (each run), the lowest and the highest, in the order they came. A short game keeps every
+    step; a long one's line keeps every peak and dip in at most two points a unit (a few hundred,
+    not one per action: 5,000 actions made a page of half a megabyte)."""
+    kept: list[int] = []
+    at = values.__getitem__
+    for run in runs:
+        if len(run) <= 2:
+            kept += run
+        else:
+            kept += sorted({min(run, key=at), max(run, key=at)})
+    return kept
+
+
+def _runs(places: list[float]) -> list[range]:
+    """The steps, in runs of those that fall on the same unit across."""
+    runs, start = [], 0
+    for n in range(1, len(places) + 1):
+        if n == len(places) or round(places[n]) != round(places[start]):
+            runs.append(range(start, n))
+            start = n
+    return runs
 
 
 def nice_step(top: float, parts: int) -> int:
@@ -135,8 +175,10 @@ def label_width(label: str) -> float:
     return len(label) * CHAR_WIDTH * TEXT
 
 
-def worth_chart(game: Game, players: list) -> WorthChart:
-    """The chart's axes (money up the side, turns along the bottom) and one line per player."""
+def worth_chart(game: Game, players: list, marks: list = ()) -> WorthChart:
+    """The chart's axes (money up the side, turns along the bottom) and one line per player;
+    `marks` (story.py's), each after the action counted by its `step` from the start, are pinned on
+    the turn axis."""
     history = worth_history(game)
     currency = load_board(game.edition).currency
     highest = max((max(v) for v in history.worth.values() if v), default=0)
@@ -156,13 +198,22 @@ def worth_chart(game: Game, players: list) -> WorthChart:
     def y(value: int) -> float:
         return bottom - (bottom - top) * value / money_top
 
+    places = [x(turn) for turn in history.turns]
+    runs = _runs(places)
     lines = []
     for n, p in enumerate(players):
         values = history.worth.get(p.id, [])
         if values:
-            points = " ".join(f"{x(t):.1f},{y(v):.1f}" for t, v in zip(history.turns, values))
+            points = " ".join(f"{places[i]:.1f},{y(values[i]):.1f}" for i in _kept(values, runs))
             lines.append(Line(p.id, p.name, p.token, DASHES[n % len(DASHES)], points,
                               values[0], max(values), values[-1]))
+    pins, last = [], None
+    for number, mark in enumerate((m for m in marks if m.step < len(history.turns)), 1):
+        at = round(x(history.turns[mark.step]))
+        # A pin's number sits over the plot; one too close to the one before sits higher.
+        high = last is not None and at - last.at < TEXT + 4 and last.y == top - PIN_RISE
+        pins.append(last := Pin(number, at, top - PIN_RISE - (TEXT + 4 if high else 0),
+                                math.ceil(history.turns[mark.step]), mark))
     return WorthChart(WIDTH, HEIGHT, left, right, top, bottom, TEXT, GAP,
                       [Tick(round(y(value)), label) for value, label in money_labels],
-                      [Tick(round(x(turn)), label) for turn, label in turn_labels], lines)
+                      [Tick(round(x(turn)), label) for turn, label in turn_labels], lines, tuple(pins))

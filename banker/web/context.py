@@ -207,9 +207,10 @@ class Screen:
 
     @cached_property
     def standings(self) -> dict:
-        """The chart of the end screen (only once the game has ended)."""
+        """The chart of the end screen and the way to the game's story (only once the game has ended)."""
         ended = self.state.status == "ended"
-        return {"chart": worth_chart(self.game, self.state.players) if ended else None}
+        return {"chart": worth_chart(self.game, self.state.players) if ended else None,
+                "story_url": url_for(f"{self.AREA}.story", code=self.game.code) if ended else None}
 
 
 # What the turn panel's "Act for" box offers a seat the game waits for: the moves of a turn and

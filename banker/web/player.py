@@ -1,11 +1,13 @@
 """The phone screen (/p/<code>): my cash, my turn, my deeds, pay, history."""
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ..live import Gone
 from .context import PhoneScreen, composer_context, known
-from .respond import from_htmx, perform, seat_moved
+from .respond import from_htmx, message, perform, seat_moved
 from .seats import browser, visit_or_404, watch
+from .story import told_page
 
 bp = Blueprint("player", __name__, url_prefix="/p/<code:code>")
 
@@ -16,6 +18,19 @@ def page(code):
     if seat is None:
         return _no_seat(game.code)
     return render_template("player/page.html", **PhoneScreen(known(game), seat.player).context())
+
+
+@bp.get("/story")
+def story(code):
+    """The story of the game, this phone's own first, once the game has ended."""
+    game, seat = visit_or_404(code, "seat")
+    if seat is None:
+        return _no_seat(game.code)
+    now = known(game)
+    if now.state.status != "ended":
+        return message(_("The story of the game opens when the game ends."), 403)
+    return render_template("story/page.html", code=game.code, back=url_for("player.page", code=game.code),
+                           story=told_page(now, seat.player), phone=True)
 
 
 @bp.get("/live")

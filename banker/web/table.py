@@ -15,6 +15,7 @@ from .context import Screen, TableScreen, composer_context, known, public_url
 from .respond import from_htmx, message, not_the_banker, perform
 from .seats import browser, visit_or_404, watch
 from .timeline import past, version_asked
+from .story import told_page
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code:code>")
 
@@ -27,6 +28,18 @@ def page(code, player=None):
     if player is not None and not screen.state.has_player(player):
         abort(404)
     return render_template("table/page.html", picked=player, **screen.context())
+
+
+@bp.get("/story")
+def story(code):
+    """The story of the game: anyone's who may see the table once the game has ended; before, the
+    banker's alone (the records and who paid whom are no one else's business mid-game)."""
+    game, banker = visit_or_404(code, "banker")
+    now = known(game)
+    if now.state.status != "ended" and banker is None:
+        return message(_("The story of the game opens when the game ends."), 403)
+    return render_template("story/page.html", code=game.code, back=url_for("table.page", code=game.code),
+                           story=told_page(now))
 
 
 @bp.get("/live")

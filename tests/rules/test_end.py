@@ -10,7 +10,7 @@ import pytest
 
 from banker.rules import NotAllowed, RuleError, Settings, legal_actions
 from banker.rules.holdings import holdings
-from banker.rules.networth import worth
+from banker.rules.networth import net_worths, worth
 
 from . import (
     ANN, BANKER, BOB, BROWN, CY, DARK_BLUE, Logged, act, funded, lobby, owning, play, refusal,
@@ -61,6 +61,8 @@ def test_net_worth_is_cash_plus_printed_prices_plus_buildings_at_cost(game, deed
     cash, deeds_worth, buildings_worth = parts
     assert worth(state, ANN) == {"player": ANN, "cash": cash, "deeds": deeds_worth,
                                  "buildings": buildings_worth, "total": cash + deeds_worth + buildings_worth}
+    # Everyone's at once, as the net-worth chart asks after every action: the same totals.
+    assert net_worths(state) == {p.id: worth(state, p.id)["total"] for p in state.players}
 
 
 def test_a_time_limit_game_ends_the_same_way():

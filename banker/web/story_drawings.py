@@ -1,0 +1,166 @@
+"""The story page's pictures, placed in the drawing's units for templates/story/ to draw as SVG:
+bars (rent by deed and by group), the flow of money between players, and the landings on the
+board. Each is made per request from the game's story (story.py, in numbers) in the reader's
+language and money; the text every picture says is also in the page's words beside it."""
+
+import math
+from dataclasses import dataclass
+
+from ..rules.board import Board
+from .amounts import money
+from .chart import GAP, TEXT, label_width
+
+WIDTH = 480  # as the net-worth chart: 20-unit text reads at about 13 px on a 320 px phone
+BAR = 18  # a bar's thickness, under its name
+ROW = TEXT + 6 + BAR + 12  # a name, the bar under it, and room before the next
+BAND_GAP = 10  # between two players' blocks in the flow
+CELL = 44  # a square of the landings' board; eleven across
+SCALE = 5  # the landings' colour scale: steps shown in the board's middle
+
+
+@dataclass(frozen=True)
+class BarRow:
+    label: str  # the name over the bar
+    value: str  # the amount after it
+    css: str  # its colour's class (a group's g-*)
+    y: int  # the name's baseline; the bar lies under it
+    length: int
+    value_x: int
+
+
+@dataclass(frozen=True)
+class Bars:
+    width: int
+    height: int
+    text: int
+    bar: int
+    rows: list[BarRow]
+
+
+def bars(rows: list[tuple[str, int, str]], currency: str) -> Bars:
+    """Horizontal bars, one per (label, amount, css) row, the longest as long as the drawing
+    leaves after the widest amount's label."""
+    values = [money(amount, currency) for _, amount, _ in rows]
+    room = WIDTH - GAP - max((label_width(v) for v in values), default=0)
+    top = max((amount for _, amount, _ in rows), default=0) or 1
+    placed = []
+    for n, ((label, amount, css), value) in enumerate(zip(rows, values)):
+        length = max(round(room * amount / top), 2 if amount else 0)
+        placed.append(BarRow(label, value, css, n * ROW + TEXT, length, length + GAP))
+    return Bars(WIDTH, len(rows) * ROW, TEXT, BAR, placed)
+
+
+@dataclass(frozen=True)
+class Node:
+    player: int
+    name: str
+    token: str
+    top: float
+    height: float
+    total: str  # the amount paid (on the left) or received (on the right)
+
+
+@dataclass(frozen=True)
+class Band:
+    payer: int
+    payee: int
+    token: str  # the payer's
+    path: str
+
+
+@dataclass(frozen=True)
+class Flow:
+    width: int
+    height: int
+    text: int
+    node: int  # a block's width
+    left: list[Node]  # who paid
+    right: list[Node]  # who received
+    bands: list[Band]
+
+
+def flow(flows: dict, players: list, currency: str) -> Flow | None:
+    """Money between players as bands from each payer's block on the left to each payee's block on
+    the right, as thick as the money, in the payer's token colour; None when nobody paid anybody."""
+    totals = {pair: sum(kinds.values()) for pair, kinds in flows.items() if sum(kinds.values()) > 0}
+    if not totals:
+        return None
+    ids = [p.id for p in players]
+    paid = {p: sum(v for (a, _), v in totals.items() if a == p) for p in ids}
+    received = {p: sum(v for (_, b), v in totals.items() if b == p) for p in ids}
+    # Each block gets its name's line above it; the money shares what height is left.
+    sides = max(sum(1 for v in paid.values() if v), sum(1 for v in received.values() if v))
+    height = max(200, sides * (TEXT + 40))
+    scale = (height - sides * (TEXT + 8 + BAND_GAP)) / max(sum(paid.values()), 1)
+    node = 14
+    by_id = {p.id: p for p in players}
+
+    def column(amounts: dict) -> dict[int, Node]:
+        nodes, y = {}, 0.0
+        for pid in ids:
+            if amounts[pid]:
+                y += TEXT + 8
+                h = max(amounts[pid] * scale, 2)
+                nodes[pid] = Node(pid, by_id[pid].name, by_id[pid].token, y, h, money(amounts[pid], currency))
+                y += h + BAND_GAP
+        return nodes
+
+    left, right = column(paid), column(received)
+    out = {pid: n.top for pid, n in left.items()}
+    into = {pid: n.top for pid, n in right.items()}
+    bands = []
+    x1, x2 = node, WIDTH - node
+    middle = WIDTH / 2
+    for payer in ids:
+        for payee in ids:
+            amount = totals.get((payer, payee))
+            if not amount:
+                continue
+            h = max(amount * scale, 1)
+            a, b = out[payer], into[payee]
+            out[payer], into[payee] = a + h, b + h
+            path = (f"M{x1},{a:.1f} C{middle},{a:.1f} {middle},{b:.1f} {x2},{b:.1f} "
+                    f"L{x2},{b + h:.1f} C{middle},{b + h:.1f} {middle},{a + h:.1f} {x1},{a + h:.1f} Z")
+            bands.append(Band(payer, payee, by_id[payer].token, path))
+    bottom = max([n.top + n.height for n in (*left.values(), *right.values())])
+    return Flow(WIDTH, math.ceil(bottom) + 4, TEXT, node, list(left.values()), list(right.values()), bands)
+
+
+@dataclass(frozen=True)
+class Cell:
+    square: int
+    name: str
+    x: int
+    y: int
+    count: int
+    heat: float  # 0 (never landed on) to 1 (the most landed on)
+    expected: float | None  # the landings the dice and cards would bring, when known
+
+
+@dataclass(frozen=True)
+class Heat:
+    size: int
+    cell: int
+    cells: list[Cell]
+    scale: list[tuple[float, str]]  # (heat, count) from none to the most, for the legend
+    top: list[Cell]  # the most landed on first, for the words beside the picture
+
+
+def heat(board: Board, names: tuple[str, ...], landings, expected: list[float] | None = None) -> Heat:
+    """Landings on each square (a Counter by square), placed around an 11 x 11 board as the host's
+    board is (GO at the bottom right). `expected`: each square's share of all landings in the long
+    run (forty numbers that add up to 1), drawn beside the landings as the number the same number of
+    moves would bring; the rules' Markov chain (rules/landings.py) gives it."""
+    most = max(landings.values(), default=0)
+    moves = sum(landings.values())
+    cells = []
+    for sq in board.squares:
+        i = sq.index
+        row, col = (11, 11 - i) if i <= 10 else (21 - i, 1) if i <= 20 else (1, i - 19) if i <= 30 else (i - 29, 11)
+        cells.append(Cell(i, names[i], (col - 1) * CELL, (row - 1) * CELL, landings[i],
+                          landings[i] / most if most else 0.0,
+                          expected[i] * moves if expected is not None else None))
+    steps = [(n / SCALE, str(round(most * n / SCALE))) for n in range(SCALE + 1)]
+    top = sorted((c for c in cells if c.count), key=lambda c: (-c.count, c.square))
+    return Heat(11 * CELL, CELL, cells, steps, top)
+

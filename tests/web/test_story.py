@@ -1,0 +1,232 @@
+"""The story of the game (/t/<code>/story, /p/<code>/story): its numbers counted from the log of
+short games played with exact dice and worked out by hand, and its page on the host and the
+phones in every language."""
+
+import re
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime, timedelta
+from html import unescape
+
+import pytest
+
+from banker import store
+from banker.rules.board import load_board
+from banker.web.context import known
+from banker.web.story import count, told_story
+
+from .games import new_game, play
+from .test_languages import translated
+
+SVG = "{http://www.w3.org/2000/svg}"
+# Each language's money, as the reader reads it (spaces as plain spaces).
+MONEY = {"en": "${}", "fr": "{} $", "pt": "{} $", "ja": "${}"}
+
+
+def money(language: str, amount: int) -> str:
+    return MONEY[language].format(amount)
+
+
+# Ann buys Baltic Avenue (3); Bob lands there ($4). Ann rolls doubles to Connecticut Avenue (9),
+# buys it, rolls on to New York Avenue (19), buys it, and mortgages Connecticut ($60 lent) and
+# lifts it ($66: $6 interest). Bob rolls doubles to Connecticut ($8) and on to New York ($16). Then
+# Bob gives Ann $100 for Baltic Avenue and ends his turn.
+EVENING = (
+    (1, {"type": "roll", "dice": [1, 2]}), (1, {"type": "buy"}), (1, {"type": "end_turn"}),
+    (2, {"type": "roll", "dice": [1, 2]}), (2, {"type": "end_turn"}),
+    (1, {"type": "roll", "dice": [3, 3]}), (1, {"type": "buy"}), (1, {"type": "roll", "dice": [4, 6]}),
+    (1, {"type": "buy"}), (1, {"type": "mortgage", "square": 9}), (1, {"type": "unmortgage", "square": 9}),
+    (1, {"type": "end_turn"}),
+    (2, {"type": "roll", "dice": [3, 3]}), (2, {"type": "roll", "dice": [4, 6]}),
+    (2, {"type": "offer_trade", "to": 1, "give": {"cash": 100}, "get": {"squares": [3]}}),
+    (1, {"type": "accept_trade", "trade": 1}), (2, {"type": "end_turn"}),
+)
+
+
+def story_of(app, game):
+    with app.test_request_context():
+        return told_story(known(store.find_game(game.code)))
+
+
+@pytest.mark.storage  # the log's effects read back from JSON on each database
+def test_rent_returns_and_flows_of_a_short_evening(app, client):
+    game = play(new_game(client), *EVENING, ("banker", {"type": "end_game"}))
+    story = story_of(app, game)
+    assert {sq: (d.rent, d.rents) for sq, d in story.deeds.items()} == {3: (4, 1), 9: (8, 1), 19: (16, 1)}
+    assert story.group_rent(load_board("us")) == {"brown": 4, "light_blue": 8, "pink": 0, "orange": 16, "red": 0,
+                                                  "yellow": 0, "green": 0, "dark_blue": 0, "railroad": 0,
+                                                  "utility": 0}
+    # Returns: rent less price, and for Connecticut the mortgage's $6 interest.
+    assert {sq: (d.cost, d.net, d.buyer) for sq, d in story.deeds.items()} == {
+        3: (60, -56, 1), 9: (126, -118, 1), 19: (200, -184, 1)}
+    assert story.best_buy().square == 3 and story.worst_buy().square == 19
+    assert (story.rent_earned, story.rent_paid) == ({1: 28}, {2: 28})
+    assert story.best_deed(1) == (19, 16) and story.best_deed(2) is None
+    assert {pair: dict(kinds) for pair, kinds in story.flows.items()} == {(2, 1): {"rent": 28, "trade": 100}}
+    assert story.biggest_rent["amount"] == 16 and story.biggest_rent["square"] == 19
+    assert dict(story.landings) == {3: 2, 9: 2, 19: 2}
+    assert dict(story.landings_by_player[2]) == {3: 1, 9: 1, 19: 1}
+    assert dict(story.doubles) == {1: 1, 2: 1}
+    # Ann's three turns (the third ended by the end of the game, with nothing done) and Bob's two.
+    assert dict(story.turns) == {1: 3, 2: 2}
+    # The trade is pinned after the chart's 17th action (the start is its first).
+    assert [(m.kind, m.step, m.player, m.other) for m in story.marks] == [("trade", 16, 2, 1)]
+
+
+def test_the_evenings_records_and_big_moments_from_a_log():
+    """A log written out by hand, a minute apart: Bob goes to jail and begins two turns there before
+    rolling out; Ann completes the brown group and puts the first hotel on it (in one step, the
+    transfer naming the group); Bob's last turn is still going."""
+    from banker.rules import effects as e
+
+    start = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+    log = [
+        [e.started([1, 2])],  # 20:00 Ann's turn
+        [e.rolled(1, [1, 2]), e.moved(1, 0, 3), e.bought(1, 3), e.transfer(1, "bank", 60, "purchase", 3)],
+        [e.turn(2)],  # 20:02 Ann's turn took two minutes
+        [e.rolled(2, [5, 5]), e.moved(2, 0, 10), e.rolled(2, [6, 6]), e.rolled(2, [1, 1]), e.jailed(2, "three_doubles"),
+         e.turn(1)],  # 20:03 Bob's, one minute
+        [e.rolled(1, [1, 1]), e.moved(1, 3, 5), e.turn(2)],  # 20:04: no deed on 5 bought
+        [e.rolled(2, [1, 2]), e.stayed_in_jail(2, 1), e.turn(1)],  # 20:05
+        [e.bought(1, 1), e.transfer(1, "bank", 60, "purchase", 1)],  # 20:06: brown is Ann's
+        [e.levels_set(1, 1, {1: 5, 3: 4}), e.transfer(1, "bank", 450, "building", group="brown")],  # 20:07
+        [e.turn(2)],  # 20:08
+        [e.rolled(2, [2, 2]), e.left_jail(2, "doubles"), e.moved(2, 10, 14)],  # 20:09
+    ]
+    story = count(load_board("us"), [(effects, start + timedelta(minutes=n)) for n, effects in enumerate(log)])
+    assert story.longest_jail == (2, 2)
+    assert story.most_doubles() == (2, 4) and dict(story.doubles) == {1: 1, 2: 4}
+    # Ann: 20:00-20:02, 20:03-20:04, 20:05-20:08; Bob: 20:02-20:03, 20:04-20:05 (his last goes on).
+    assert (dict(story.turns), dict(story.turn_seconds)) == ({1: 3, 2: 2}, {1: 360, 2: 120})
+    assert story.seconds_per_turn() == 96 and story.seconds_per_turn(1) == 120
+    assert [(m.kind, m.step, m.player, m.group, m.square) for m in story.marks] == [
+        ("monopoly", 6, 1, "brown", None), ("hotel", 7, 1, None, 1)]
+    # Five levels on Mediterranean and four on Baltic, at $50 each.
+    assert (story.deeds[1].cost, story.deeds[3].cost) == (60 + 250, 60 + 200)
+    assert dict(story.landings) == {3: 1, 10: 1, 5: 1, 14: 1}
+    assert story.biggest_rent is None and story.best_deed(1) is None
+
+
+def svg(page: str, css: str, last: bool = False) -> ET.Element:
+    """The first (or `last`) picture of class `css` on a page, parsed (it must be well-formed SVG)."""
+    start = (page.rindex if last else page.index)(f'<svg class="{css}"')
+    return ET.fromstring(page[start:page.index("</svg>", start) + len("</svg>")])
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "pt", "ja"])
+def test_the_story_page_on_the_host_and_a_phone_in_every_language(app, client, host, phone, language):
+    game = play(new_game(client), *EVENING, ("banker", {"type": "end_game"}))
+    table, ann = host(game), phone(game, 1)
+    for screen in (table, ann):
+        screen.client.get(f"/?lang={language}")
+    end = ann.page()
+    assert f'href="/p/{game.code}/story"' in end and f'href="/t/{game.code}/story"' in table.page()
+    host_page, phone_page = table.page(f"/t/{game.code}/story"), ann.page(f"/p/{game.code}/story")
+    for page in (host_page, phone_page):
+        text = unescape(page)
+        assert translated(language, "The story of game %(code)s", code=game.code) in text
+        assert translated(language, "Money between players") in text
+        # Rent by group: each group named over its bar, in its colour, the amount after it; the
+        # orange group's $16 the longest bar.
+        bars = svg(page, "bars")
+        texts = [t.text for t in bars.iter(f"{SVG}text")]
+        assert texts[0::2] == [translated(language, group) for group in ("Brown", "Light blue", "Orange")]
+        assert [unescape(t).replace("\u00a0", " ") for t in texts[1::2]] == [
+            money(language, amount) for amount in (4, 8, 16)]
+        lengths = {r.get("class"): int(r.get("width")) for r in bars.iter(f"{SVG}rect")}
+        assert lengths["bar g-orange"] > lengths["bar g-light_blue"] > lengths["bar g-brown"] > 0
+        # Bob's $128 to Ann: one band of the flow, the row of its table.
+        assert [(b.get("data-payer"), b.get("data-payee")) for b in svg(page, "flow").iter(f"{SVG}path")] == [("2", "1")]
+        assert re.search(r'<tr data-payer="2" data-payee="1">', page)
+        # The landings: Baltic, Connecticut and New York twice each, every other square never.
+        texts = [t.text for t in svg(page, "heat", last=True).iter(f"{SVG}text")]
+        counts = [text for text in texts if not text.startswith("≈")][:40]
+        assert sorted(counts) == ["0"] * 37 + ["2"] * 3
+        # Under each, as many as the rules' long run expects of the game's 6 landings (rules/landings.py).
+        assert len([text for text in texts if text.startswith("≈")]) == 40
+        svg(page, "worth-chart")
+    assert translated(language, "Your story, %(name)s", name="Ann") in unescape(phone_page)
+    # Ann's own landings: once on each of the three.
+    assert sorted([t.text for t in svg(phone_page, "heat").iter(f"{SVG}text")
+                   if not t.text.startswith("≈")][:40]) == ["0"] * 37 + ["1"] * 3
+    assert translated(language, "Your story, %(name)s", name="Ann") not in unescape(host_page)
+
+
+def test_during_the_game_only_the_banker_opens_the_story(app, client, host, phone):
+    game = play(new_game(client), *EVENING[:5])
+    table = host(game)
+    assert f'href="/t/{game.code}/story"' in table.page()  # the banker's tools: the story so far
+    page = table.page(f"/t/{game.code}/story")
+    assert "Your story" not in page and "Standings" not in page and "$4, Bob to Ann for Baltic Avenue" in page
+    watcher = app.test_client()  # anyone may watch the table, not read its story before the end
+    watcher.get(f"/t/{game.code}")
+    refused = watcher.get(f"/t/{game.code}/story")
+    assert refused.status_code == 403 and "The story of the game opens when the game ends." in refused.get_data(True)
+    ann = phone(game, 1)
+    refused = ann.client.get(f"/p/{game.code}/story")
+    assert refused.status_code == 403 and "The story of the game opens when the game ends." in refused.get_data(True)
+    assert f"/p/{game.code}/story" not in ann.page()
+    # A browser without a seat goes to the join page; a game that does not exist is not found.
+    assert watcher.get(f"/p/{game.code}/story").headers["Location"].endswith(f"/j/{game.code}")
+    assert client.get("/t/ZZZZZ/story").status_code == 404
+    # Once the game has ended, anyone watching the table reads it.
+    play(game, ("banker", {"type": "end_game"}))
+    assert watcher.get(f"/t/{game.code}/story").status_code == 200
+
+
+def test_a_story_is_counted_once_per_version_and_shared(app, client):
+    game = play(new_game(client), *EVENING[:5])
+    first = story_of(app, game)
+    assert story_of(app, game) is first
+    play(game, (1, {"type": "roll", "dice": [1, 2]}))
+    again = story_of(app, game)
+    assert again is not first and again.landings[6] == 1 and first.landings[6] == 0
+
+
+def test_the_flow_is_as_thick_as_the_money_and_the_heat_map_takes_expected_landings(app):
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from banker.web.story_drawings import flow, heat
+
+    players = [SimpleNamespace(id=n, name=name, token=token) for n, name, token in
+               ((1, "Ann", "hat"), (2, "Bob", "car"), (3, "Cy", "dog"))]
+    with app.test_request_context():
+        drawn = flow({(1, 2): Counter(rent=100), (3, 2): Counter(card=250, trade=50)}, players, "$")
+        assert flow({}, players, "$") is None
+    (ann, cy), (bob,) = drawn.left, drawn.right
+    assert (ann.name, ann.total, cy.name, cy.total, bob.name, bob.total) == ("Ann", "$100", "Cy", "$300", "Bob", "$400")
+    assert cy.height == pytest.approx(3 * ann.height) and bob.height == pytest.approx(4 * ann.height)
+    assert [(b.payer, b.payee, b.token) for b in drawn.bands] == [(1, 2, "hat"), (3, 2, "dog")]
+    # Everything inside the drawing.
+    assert all(0 <= n.top and n.top + n.height <= drawn.height for n in (ann, cy, bob))
+
+    board = load_board("us")
+    names = tuple(sq.name for sq in board.squares)
+    landed = heat(board, names, Counter({3: 2, 39: 6}), expected=[1 / 40] * 40)
+    go, baltic, boardwalk = landed.cells[0], landed.cells[3], landed.cells[39]
+    assert (go.x, go.y, boardwalk.x, boardwalk.y) == (440, 440, 440, 396)  # GO at the bottom right
+    assert (baltic.count, baltic.heat, boardwalk.heat, go.heat) == (2, pytest.approx(1 / 3), 1.0, 0.0)
+    assert go.expected == pytest.approx(8 / 40)  # eight moves, a fortieth of them
+    assert [c.name for c in landed.top] == ["Boardwalk", "Baltic Avenue"]
+
+
+def test_a_long_games_net_worth_line_keeps_each_units_lowest_and_highest():
+    """At 5,000 actions a line of one point per action made the page half a megabyte: of the
+    actions that fall on the same unit across the drawing, only the lowest and highest are drawn."""
+    from banker.web.chart import _kept, _runs
+
+    runs = _runs([0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 2.0])  # units 0, 0, 0, 1, 1, 1, 1, 2
+    assert runs == [range(0, 3), range(3, 7), range(7, 8)]
+    assert _kept([5, 1, 9, 3, 3, 2, 8, 4], runs) == [1, 2, 5, 6, 7]
+    assert _kept([5, 1], _runs([0.0, 3.0])) == [0, 1]  # a short game keeps every action
+
+
+def test_a_story_with_nothing_in_it_yet_says_so(client, host):
+    """The banker may open the story from the lobby or the first turn: every part says there is
+    nothing yet rather than drawing empty pictures (or failing on an empty log)."""
+    lobby = new_game(client, start=False)
+    page = host(lobby).page(f"/t/{lobby.code}/story")
+    for words in ("Nobody paid rent.", "No token has moved yet.", "No turn has ended yet.", "Nobody went to jail.",
+                  "No money changed hands between players."):
+        assert words in page
+    assert '<svg class="flow"' not in page and '<svg class="bars"' not in page
