@@ -164,7 +164,7 @@ def test_a_short_game_in_french_on_the_paris_board(contexts, artifacts):
     html_lang(host, "en")
     expect(host.locator("select[name=edition]")).to_have_value("us")
     switch_language(host, "fr")
-    expect(host.get_by_role("heading", level=2)).to_have_text(fr.translated("New game"))
+    expect(host.get_by_role("heading", level=2).first).to_have_text(fr.translated("New game"))
     expect(host.locator("nav.languages")).to_have_attribute("aria-label", fr.translated("Language"))
     edition = host.locator("select[name=edition]")
     expect(edition).to_have_value("fr")

@@ -186,7 +186,7 @@ SCENARIOS = {
         {"type": "pay_debt"},
         steps=(("banker", {"type": "bank_charge", "player": 1, "amount": 2000}),
                ("banker", {"type": "bank_pay", "player": 1, "amount": 600})),
-        done=lambda s: s["debts"] == [] and seat(s, 1)["cash"] == 100, says="The bank charged Ann $2,000."),
+        done=lambda s: s["debts"] == [] and seat(s, 1)["cash"] == 100, says="Ann paid the bank the $2,000 owed."),
     "pay_jail_fine": Scenario(
         {"type": "pay_jail_fine"},
         steps=(("banker", {"type": "move", "player": 1, "square": 27}), (1, {"type": "roll", "dice": [1, 2]}),
