@@ -83,6 +83,16 @@ class Claim(db.Model):
     expires_at: Mapped[int]  # Unix time: compared alike on every database
 
 
+class TvKey(db.Model):
+    """The view key of a game's TV screen (store/tv.py): it opens that read-only screen, nothing else.
+    One per game; a new one replaces it. Only its hash is kept."""
+
+    __tablename__ = "tv_keys"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64))
+
+
 class Event(db.Model):
     """One applied action: who, what, its effects, and whether the banker undid it. `nonce` is a
     hash of the sender's nonce scoped to the sender (see Sender.nonce_key in store/identity.py)."""

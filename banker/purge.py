@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import ColumnElement, delete, func, select
 
-from .models import Badge, Checkpoint, Claim, Event, Game, Seat, db
+from .models import Badge, Checkpoint, Claim, Event, Game, Seat, TvKey, db
 from .store import writing
 
 # Games deleted per transaction: a long game is a few thousand events and a hundred checkpoints.
@@ -21,7 +21,7 @@ BATCH = 20
 AGE = re.compile(r"([0-9]{1,5})([dhm])")
 UNITS = {"d": "days", "h": "hours", "m": "minutes"}
 # What belongs to a game, deleted before it (the foreign keys have no ON DELETE CASCADE).
-PARTS = (Event, Checkpoint, Seat, Badge, Claim)
+PARTS = (Event, Checkpoint, Seat, Badge, Claim, TvKey)
 
 
 def parse_age(text: str) -> timedelta:

@@ -366,3 +366,13 @@ document.addEventListener("DOMContentLoaded", () => {
     if (toggle === sound && toggle.checked) beep();
   });
 });
+
+// The TV's standings: cash, then net worth, in turns. The box holding them ([data-rotate]) is no
+// live part, so an update swaps what it shows and leaves the turn where it was.
+const ROTATE_MS = 8000;
+setInterval(() => {
+  document.querySelectorAll("[data-rotate]").forEach((box) => {
+    const views = box.dataset.rotate.split(" ");
+    box.dataset.showing = views[(views.indexOf(box.dataset.showing) + 1) % views.length];
+  });
+}, ROTATE_MS);

@@ -9,7 +9,7 @@ from babel.support import Translations
 from sqlalchemy import create_engine, func, select, update
 
 from banker import cli, purge
-from banker.models import Badge, Checkpoint, Claim, Event, Game, Seat, db
+from banker.models import Badge, Checkpoint, Claim, Event, Game, Seat, TvKey, db
 
 from .apps import close, make_app
 from .web.conftest import badged
@@ -17,7 +17,7 @@ from .web.games import csrf_token, new_game
 
 pytestmark = pytest.mark.storage  # rows deleted under other writers' locks
 
-PARTS = (Event, Checkpoint, Seat, Badge, Claim)
+PARTS = (Event, Checkpoint, Seat, Badge, Claim, TvKey)
 LONG_AGO = datetime.now(UTC) - timedelta(days=40)
 
 
@@ -30,13 +30,14 @@ def app(database):
 
 def played(app, ended: bool = False):
     """A game with a row in every table of its own: seats, events, a checkpoint (an undo), the
-    banker's badge and a rejoin code; ended if asked."""
+    banker's badge, a rejoin code and a TV link; ended if asked."""
     game = new_game(app.test_client())
     game.ok(1, type="pay", to=2, amount=25)
     game.ok("banker", type="undo")
     host = badged(app, game, "banker")
     rejoin = host.post(f"/t/{game.code}/seats/2/rejoin", data={"csrf_token": csrf_token(host, f"/t/{game.code}")})
     assert rejoin.status_code == 303
+    assert host.post(f"/t/{game.code}/tv", data={"csrf_token": csrf_token(host, f"/t/{game.code}")}).status_code == 303
     if ended:
         game.ok("banker", type="end_game")
     return game

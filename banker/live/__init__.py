@@ -32,10 +32,10 @@ from flask_wtf.csrf import generate_csrf
 from .memory import Memory
 from .notifier import for_database, notifier
 from .screens import CSRF_MARK, NONCE_MARK, Gone, Screens, marked, render_parts
-from .slots import BANKER, SCREENS, Slots
+from .slots import BANKER, SCREENS, TV, Slots
 from .stream import stream
 
-__all__ = ["BANKER", "SCREENS", "Gone", "for_database", "init_app", "notifier", "render_parts", "stream"]
+__all__ = ["BANKER", "SCREENS", "TV", "Gone", "for_database", "init_app", "notifier", "render_parts", "stream"]
 
 
 def init_app(app) -> None:

@@ -8,9 +8,9 @@ first live connection, from the server that serves it (`server_threads`).
 
 Nobody takes more than a share of them: at most LIVE_PER_ADDRESS for one client address (a family's
 phones behind one router share one), and in each game LIVE_PER_SEAT for each seat's phones,
-LIVE_PER_HOST for the banker's screens and as many for the screens of anyone else with the code
-(TVs showing the host screen), so that nobody with the code alone can crowd out the game's own
-screens.
+LIVE_PER_HOST for the banker's screens, as many for the screens of anyone else with the code
+(TVs showing the host screen), and as many for the TV screens opened with the game's view key, so
+that nobody with the code alone can crowd out the game's own screens.
 """
 
 import sys
@@ -21,6 +21,7 @@ from collections.abc import Callable, Hashable
 # Threads kept for page loads and actions: a table's taps take a few milliseconds each.
 SPARE_THREADS = 16
 BANKER, SCREENS = "banker", "screens"  # the holders of a game's host screens (with and without the badge)
+TV = "tv"  # the holder of a game's TV screens (/tv/<code>/<key>): the view key's, not anyone's with the code
 
 
 class Slots:
@@ -40,9 +41,9 @@ class Slots:
 
     def take(self, environ: dict, address: str | None, code: str, holder: Hashable) -> Callable[[], None] | None:
         """A slot for a connection from `address` to game `code`, counted against `holder` there
-        (("seat", n), BANKER or SCREENS); None when every slot, or this client's or holder's share,
+        (("seat", n), BANKER, SCREENS or TV); None when every slot, or this client's or holder's share,
         is taken."""
-        share = self.per_host if holder in (BANKER, SCREENS) else self.per_seat
+        share = self.per_host if holder in (BANKER, SCREENS, TV) else self.per_seat
         with self._lock:
             if self.limit is None:
                 threads = self.threads or server_threads(environ)

@@ -17,6 +17,7 @@ The modules, in the order a request meets them:
 - `archive`: a game taken away and brought back: its archive read out (`archive.events`), and
   `bring_back`, an archive replayed into a new game (`BadArchive`, `BadEvent` when it does not).
 - `timeline`: the game as it was at any version (`state_at`), from the checkpoints.
+- `tv`: the TV screen's view key: `new_view_key`, `tv_game`.
 
 Everything other code uses is re-exported here: `from banker import store` then `store.act(...)`.
 A test that changes a module's setting or helper (`_save`, `CHECKPOINT_EVERY`, `BACKOFF`, `_now`,
@@ -33,12 +34,13 @@ from .games import CODE_ALPHABET, CODE_LENGTH, create_game, find_game, game_code
 from .identity import Browser, UnknownSecret, new_token, token_hash
 from .log import last_live_event, live_log, log_page, replay_game
 from .timeline import state_at
+from .tv import new_view_key, tv_game
 from .undo import CHECKPOINT_EVERY
 
 __all__ = [
     "Actor", "Browser", "Busy", "CHECKPOINT_EVERY", "CLAIM_SECONDS", "CODE_ALPHABET", "CODE_LENGTH",
     "Outcome", "TRIES", "UnknownSecret", "act", "claim", "claim_state", "create_game", "find_game",
     "game_code", "last_live_event", "live_log", "load_state", "log_page", "new_claim", "new_token",
-    "replay_game", "sqlite_setup", "state_at", "take_seat", "token_hash", "visit", "writing",
-    "BadArchive", "BadEvent", "bring_back",
+    "new_view_key", "replay_game", "sqlite_setup", "state_at", "take_seat", "token_hash", "tv_game", "visit",
+    "writing", "BadArchive", "BadEvent", "bring_back",
 ]

@@ -14,7 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
 from . import (amounts, api, assets, card_effects, fragments, headers, home, join, languages, ledger, limits, player,
-               rulebook, table, templating)
+               rulebook, table, templating, tv)
 from ..rules.mortgages import lift_cost, transfer_fee
 from ..models import db
 from ..store import CODE_ALPHABET, CODE_LENGTH
@@ -96,7 +96,7 @@ def trust_proxies(app: Flask) -> None:
 def init_app(app: Flask) -> None:
     trust_proxies(app)
     # Before the blueprints, whose routes name them.
-    app.url_map.converters.update(code=GameCode, rejoin=RejoinCode)
+    app.url_map.converters.update(code=GameCode, rejoin=RejoinCode, key=RejoinCode)  # key: a TV's view key
     csrf.init_app(app)
     headers.init_app(app)
     assets.init_app(app)
@@ -107,7 +107,7 @@ def init_app(app: Flask) -> None:
     languages.init_app(app)
     ledger.init_app(app)
     fragments.init_app(app)
-    for blueprint in (home.bp, table.bp, player.bp, join.bp, api.bp):
+    for blueprint in (home.bp, table.bp, player.bp, join.bp, tv.bp, api.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     csrf.exempt(home.bring_back)  # checked in the view, once the larger body it may read is allowed

@@ -125,6 +125,17 @@ def act(code):
     return jsonify(answer)
 
 
+@bp.post("/<code:code>/tv")
+def tv(code):
+    """A new link for the game's TV screen (the banker's token): an earlier one stops working."""
+    game, actor, failure = _game_and_actor(code)
+    if failure:
+        return failure
+    if not actor.banker:
+        return error("banker_only", _("Only the banker can do that."), 403)
+    return jsonify(url=public_url(url_for("tv.page", code=game.code, key=store.new_view_key(game))))
+
+
 def _state(game, state, version: int) -> dict:
     """The state as the API shows it: the rules' view, and an open auction's countdown, which the
     log's times decide (countdown.py): `closes_at`, UTC, null while nobody has bid or when the

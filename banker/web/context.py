@@ -28,6 +28,7 @@ from ..rules.cards import deck, holder
 from ..rules.holdings import holdings
 from ..rules.lobby import needs_opening_roll
 from ..rules.mortgages import lift_cost
+from ..rules.networth import net_worth
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook, tradeable
 from ..rules.undo import Entry, may_take_back
@@ -497,6 +498,79 @@ class PhoneScreen(Screen):
     def history(self) -> dict:
         return {"history": ledger.history_rows(self.game, self.state, self.player, self._history_before()),
                 "history_rows": ledger.HISTORY_ROWS}
+
+
+# The TV's latest events: as many as read from a sofa, the newest first and largest.
+TV_NEWS = 5
+
+
+class Standing(NamedTuple):
+    """A player as the TV's standings show them."""
+
+    id: int
+    name: str
+    token: str
+    cash: int
+    worth: int
+    bankrupt: bool
+    in_jail: bool
+
+
+class TvScreen(Screen):
+    """The TV across the room (/tv/<code>/<view key>): everything public, read-only, large: the join
+    QR in the lobby, whose turn and any auction, the board (the host's), the standings by cash and by
+    net worth, the latest events. The same for every TV of the game (one watcher key: each part is
+    rendered once per change for all of them): no tools, no secrets."""
+
+    AREA = "tv"
+    PARTS = {
+        "lobby": ("lobby", "roster"),
+        "turn": ("auction_clock",),
+        "board": ("cells",),
+        "standings": ("ranks",),
+        "news": ("lines",),
+    }
+    DEPENDS = {
+        "lobby": ("state.status", "roster"),
+        # The countdown's seconds are counted down on the page (static/app.js) from its end.
+        "turn": ("state.status", "state.turn", "state.last_roll", "state.auction", "closes_at"),
+        "board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels"),
+        "standings": ("ranks", "state.status", "state.turn", "state.free_parking"),
+        "news": ("lines",),
+    }
+
+    @cached_property
+    def lobby(self) -> dict:
+        """The join QR, as the host screen's lobby shows it (in the lobby only)."""
+        if self.state.status != "lobby":
+            return {"join_url": None, "join_qr": None}
+        join_url = public_url(url_for("join.page", code=self.game.code))
+        return {"join_url": join_url, "join_qr": qr.svg(join_url)}
+
+    @cached_property
+    def roster(self) -> dict:
+        """Who has joined, as the lobby lists them."""
+        return {"roster": tuple((p.id, p.name, p.token) for p in self.state.players)}
+
+    @cached_property
+    def cells(self) -> dict:
+        return {"cells": board_cells(self.state)}
+
+    @cached_property
+    def ranks(self) -> dict:
+        """The players by cash and by net worth, richest first, those out of the game last."""
+        state = self.state
+        rows = [Standing(p.id, p.name, p.token, p.cash, net_worth(state, p.id), p.bankrupt, p.in_jail)
+                for p in state.players]
+        return {"ranks": (tuple(sorted(rows, key=lambda r: (r.bankrupt, -r.cash))),
+                          tuple(sorted(rows, key=lambda r: (r.bankrupt, -r.worth))))}
+
+    @cached_property
+    def lines(self) -> dict:
+        """The newest entries in words, newest first (an undone one marked)."""
+        entries = self.game.entries[:TV_NEWS]
+        return {"lines": tuple((e.seq, ledger.told(self.game, self.state, e), e.undone) for e in entries),
+                "tv_news": TV_NEWS}
 
 
 def _possible(lot: dict, button: str) -> bool:

@@ -17,7 +17,7 @@ UNKNOWN = "30 per minute;300 per day"
 ENDPOINTS = {CREATE: ("home.create", "api.create", "home.bring_back", "api.bring_back"),
              JOIN: ("join.submit", "join.take", "api.join")}
 # Every page, live connection and API call that names a game by its code (the front page's join box too).
-GUESSED = ("table", "player", "join", "api")
+GUESSED = ("table", "player", "join", "tv", "api")
 
 
 def init_app(app: Flask) -> None:

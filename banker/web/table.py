@@ -3,6 +3,7 @@
 The banker acts for a player without a phone on the seat's own address (/t/<code>/seats/<player>):
 the same screen, with that seat's panel open, and a live connection that keeps it up to date. The
 seat's trade offers are made on the phones' composer, at /t/<code>/seats/<player>/trade/<partner>.
+The banker shows the game on a TV from /t/<code>/tv (the TV's own page is web/tv.py).
 """
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -12,6 +13,7 @@ from .. import qr, store
 from ..live import Gone
 from . import books
 from .context import Screen, TableScreen, composer_context, known, public_url
+from .languages import chosen
 from .respond import from_htmx, message, not_the_banker, perform
 from .seats import browser, visit_or_404, watch
 from .timeline import past, version_asked
@@ -153,6 +155,32 @@ def rejoin_live(code, player, rejoin):
         raise Gone(render_template("table/_rejoin.html", oob=True, **page))
 
     return watch(code, "banker", screen)
+
+
+@bp.post("/tv")
+def tv(code):
+    """Make a new view key for the game's TV screen (an earlier TV link stops working) and go on to
+    the page that shows it: post/redirect/get, as a rejoin code."""
+    game, banker = visit_or_404(code, "banker")
+    if banker is None:
+        return not_the_banker()
+    return redirect(url_for("table.tv_link", code=game.code, key=store.new_view_key(game)), 303)
+
+
+# The key is in the page's address: the store keeps only its hash. The page is the banker's only,
+# and no cache keeps it.
+@bp.get("/tv/<key:key>")
+def tv_link(code, key):
+    """The TV link and its QR, in the banker's language, for a TV's browser to open; while it works."""
+    game, banker = visit_or_404(code, "banker")
+    if banker is None:
+        return not_the_banker()
+    url = public_url(url_for("tv.page", code=game.code, key=key, lang=chosen()))
+    works = store.tv_game(game.code, key) is not None
+    response = make_response(render_template("table/tv.html", code=game.code, url=url, tv_qr=qr.svg(url),
+                                             works=works, back=url_for("table.page", code=game.code)))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _banker_seat(code, player):

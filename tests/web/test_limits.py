@@ -46,7 +46,7 @@ def test_trying_unknown_codes_is_limited_and_then_no_code_answers(limited):
     code = client.post("/api/games", json={}).get_json()["code"]
     assert client.get(f"/j/{code}").status_code == 200  # a known code costs nothing
     tried = [client.get(path) for path in ["/j/ZZZZ2", "/t/ZZZZ3", "/join?code=ZZZZ4", "/api/games/ZZZZ5",
-                                           f"/j/{code}/r/not-a-code"] * 6]
+                                           f"/j/{code}/r/not-a-code", f"/tv/{code}/not-a-view-key"] * 5]
     assert {a.status_code for a in tried} == {404}
     assert client.get(f"/j/{code}").status_code == 429  # 30 misses: no more tries this minute
     assert client.get("/j/ZZZZ6").status_code == 429

@@ -63,18 +63,20 @@ def test_the_cookie_does_not_grow_with_the_games_a_browser_banks(app, client):
 
 
 def test_the_database_keeps_only_hashes_of_what_opens_a_game(app, client, lobby, host):
-    """Browser keys, seat and banker tokens, nonces (a web join's too) and rejoin codes: none in clear."""
+    """Browser keys, seat and banker tokens, nonces (a web join's too), rejoin codes and TV view keys:
+    none in clear."""
     fields = join_form(client, lobby.code)
     assert client.post(f"/j/{lobby.code}", data={**fields, "name": "Cy", "token": "dog"}).status_code == 303
     lobby.ok(1, type="opening_roll", dice=[1, 2], nonce="api-nonce-1")
     address = rejoin_address(host(lobby), 2)
     unused = rejoin_address(host(lobby), 1)
     assert take_seat(app.test_client(), address).status_code == 303
+    tv = client.post(f"/api/games/{lobby.code}/tv", headers=bearer(lobby.banker)).get_json()["url"]
     with app.app_context():
         tables = inspect(db.engine).get_table_names()
-        assert {"badges", "claims"} <= set(tables)
+        assert {"badges", "claims", "tv_keys"} <= set(tables)
         stored = "\n".join(str(row) for table in tables for row in db.session.execute(text(f"SELECT * FROM {table}")))
     clear = [lobby.banker, *lobby.seats.values(), decoded(app, client)["browser"], "api-nonce-1",
-             address.rsplit("/", 1)[1], unused.rsplit("/", 1)[1], fields["nonce"]]
+             address.rsplit("/", 1)[1], unused.rsplit("/", 1)[1], fields["nonce"], tv.rsplit("/", 1)[1]]
     for secret in clear:
         assert secret not in stored

@@ -1,0 +1,83 @@
+"""Benchmark, in process: what one change costs the TV screen's live update against the host
+screen's (the banker's), each rendered as the game's renderer renders it (from the memory's Known;
+a part whose inputs did not change is not rendered again), and the bytes each sends, at about 60,
+1,000 and 5,000 events of eight players played by bot.py.
+
+Run: .venv/bin/python benchmarks/tv.py   (prints a table; asserts nothing)
+"""
+
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from bot import next_move
+from flask import g
+
+from banker import create_app, store
+from banker.live import screens as live
+from banker.rules import Actor, GameError
+from banker.rules.view import state_json
+from banker.web.context import TableScreen, TvScreen
+
+NAMES = (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat"), ("Ed", "ship"), ("Flo", "iron"),
+         ("Gus", "thimble"), ("Hal", "wheelbarrow"))
+BANKER = Actor(banker=True)
+CHANGES = 100
+SCREENS = {"host": lambda known: TableScreen(known, True), "tv": TvScreen}
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp())
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}", "SECRET_KEY": "bench",
+                      "HTMX_CDN": False, "RATELIMIT_ENABLED": False}, instance_path=folder)
+    rng = random.Random(23)
+    with app.app_context():
+        code = store.create_game()[0].code
+        for name, token in NAMES:
+            store.act(code, {"type": "join", "name": name, "token": token})
+        store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
+
+        def move() -> None:
+            game = store.find_game(code)
+            who, action = next_move(state_json(store.load_state(game), game.version), rng)
+            try:
+                store.act(code, action, actor=BANKER if who == "banker" else Actor(player=who))
+            except GameError:
+                pass
+
+        for name in app.jinja_env.list_templates(extensions=["html"]):  # compiled once, as a running server has
+            app.jinja_env.get_template(name)
+        memory = app.extensions["banker.memory"]
+        print(f"{'events':>7}  {'screen':6} {'ms per change':>14} {'p95 ms':>7} {'bytes per change':>17}")
+        for events in (60, 1000, 5000):
+            while store.find_game(code).version < events:
+                move()
+            spent = {name: [] for name in SCREENS}
+            sent = dict.fromkeys(SCREENS, 0)
+            shown: dict = {}
+            with app.test_request_context():
+                g.live_marks = True
+                for _ in range(CHANGES):
+                    move()
+                    game = memory.newest(code, store.find_game(code).version)
+                    for name, make in SCREENS.items():
+                        start = time.perf_counter()
+                        screen = make(game)
+                        before = shown.get(name)
+                        if before is not None:
+                            screen.previous, before[1].previous = before[1], None
+                        parts = live.render_parts(screen, before[0] if before else None, {})
+                        html = "".join(live.changes(before[0][part][1] if before else None, part_html)
+                                       for part, (_, part_html) in parts.items())
+                        spent[name].append(time.perf_counter() - start)
+                        sent[name] += len(html.encode())
+                        shown[name] = (parts, screen)
+            for name in SCREENS:
+                times = sorted(spent[name])
+                print(f"{events:>7,}  {name:6} {sum(times) / CHANGES * 1000:14.2f} {times[int(CHANGES * .95)] * 1000:7.2f}"
+                      f" {sent[name] / CHANGES:17,.0f}")
+
+
+if __name__ == "__main__":
+    main()
