@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from flask import current_app
 
 from .. import store
-from ..models import Game
-from ..rules import Settings, apply, new_game, parse
+from ..live.memory import Known
+from ..rules import GameState, Settings, apply, new_game, parse
 from ..rules.board import load_board
 from ..rules.networth import net_worths
 from .amounts import money
@@ -89,30 +89,56 @@ class WorthChart:
     pins: tuple[Pin, ...] = ()
 
 
-def worth_history(game: Game) -> WorthHistory:
-    """Replayed from the log, once per game version: the game is over when this is drawn, and every
-    screen of it draws the same. The histories of the last KEPT games drawn stay in memory."""
-    cache, lock = current_app.extensions.setdefault("banker.worth_history", (OrderedDict(), threading.Lock()))
+@dataclass(frozen=True)
+class Replay:
+    """A game replayed up to `version` (with `undos` undos by then): the state there, and what the
+    chart needs of every step so far. Never changed once made: the next version's is made from it."""
+
+    version: int
+    undos: int
+    state: GameState
+    turns_done: int
+    turn_of_step: tuple[int, ...]
+    worth: dict[int, tuple[int, ...]]
+
+
+def worth_history(game: Known) -> WorthHistory:
+    """Replayed from the log, once per game version, and shared by every screen of it. A game drawn
+    again at a later version (the story during play, then the end screen) is replayed on from where
+    it was drawn last, unless something was undone meanwhile: the work is the new events, not the
+    whole game. The histories and replays of the last KEPT games drawn stay in memory."""
+    histories, replays, lock = current_app.extensions.setdefault(
+        "banker.worth_history", (OrderedDict(), OrderedDict(), threading.Lock()))
     key = (game.id, game.version)
     with lock:
-        if key in cache:
-            cache.move_to_end(key)
-            return cache[key]
-    history = _replay(game)
+        if key in histories:
+            histories.move_to_end(key)
+            return histories[key]
+        before = replays.get(game.id)
+    if before is not None and (before.version > game.version or before.undos != game.undos):
+        before = None  # an undo since (or an older version asked): from the start
+    replay = _replay(game, before)
+    history = WorthHistory(_in_turns(replay.turn_of_step), {p: list(v) for p, v in replay.worth.items()})
     with lock:
-        cache[key] = history
-        while len(cache) > KEPT:
-            cache.popitem(last=False)
+        histories[key] = history
+        if game.id not in replays or replays[game.id].version < replay.version:
+            replays[game.id] = replay
+        replays.move_to_end(game.id)
+        for cache in (histories, replays):
+            while len(cache) > KEPT:
+                cache.popitem(last=False)
     return history
 
 
-def _replay(game: Game) -> WorthHistory:
-    """Every player's net worth after each action, and the turn each action falls in."""
-    state = new_game(game.edition, Settings(**game.settings))
-    worth: dict[int, list[int]] = {}
-    turn_of_step: list[int] = []
-    turns_done = 0
-    for actor, data in store.live_log(game.id):
+def _replay(game: Known, before: Replay | None) -> Replay:
+    """Every player's net worth after each action, and the turn each action falls in: from the
+    start, or on from `before` (the same game at an earlier version, as many undos)."""
+    if before is None:
+        state, turns_done, turn_of_step, worth = new_game(game.edition, Settings(**game.settings)), 0, [], {}
+    else:
+        state, turns_done = before.state.copy(), before.turns_done  # `before` stays as it was
+        turn_of_step, worth = list(before.turn_of_step), {p: list(v) for p, v in before.worth.items()}
+    for actor, data in store.live_log(game.id, after=before.version if before else 0, before=game.version + 1):
         playing, turn = state.status != "lobby", state.turn
         state, _ = apply(state, parse(data), actor, copy=False)
         if state.status == "lobby":
@@ -122,7 +148,8 @@ def _replay(game: Game) -> WorthHistory:
             turns_done += 1
         for player, total in net_worths(state).items():
             worth.setdefault(player, []).append(total)
-    return WorthHistory(_in_turns(turn_of_step), worth)
+    return Replay(game.version, game.undos, state, turns_done, tuple(turn_of_step),
+                  {p: tuple(v) for p, v in worth.items()})
 
 
 def _in_turns(turn_of_step: list[int]) -> list[float]:
@@ -175,7 +202,7 @@ def label_width(label: str) -> float:
     return len(label) * CHAR_WIDTH * TEXT
 
 
-def worth_chart(game: Game, players: list, marks: list = ()) -> WorthChart:
+def worth_chart(game: Known, players: list, marks: list = ()) -> WorthChart:
     """The chart's axes (money up the side, turns along the bottom) and one line per player;
     `marks` (story.py's), each after the action counted by its `step` from the start, are pinned on
     the turn axis."""

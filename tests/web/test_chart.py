@@ -111,3 +111,42 @@ def test_the_chart_has_a_name_a_description_and_a_legend_that_match_its_lines(cl
     assert ["".join(li.itertext()).strip() for li in legend] == ["Ann", "Bob"]
     samples = [li.find("svg/line") for li in legend]  # HTML's own <svg>: no namespace written
     assert [(line.get("class"), line.get("stroke-dasharray")) for line in samples] == lines
+
+
+def test_a_game_drawn_again_later_replays_only_what_came_since_unless_something_was_undone(app, client, monkeypatch):
+    """The story during play, then the end screen: the chart of a later version goes on from the
+    replay it made last (the new events only), and after an undo starts again; each is the chart a
+    replay from the start draws."""
+    from banker import store
+    from banker.web import chart
+
+    game = new_game(client, players=2)
+    read = []
+    live_log = store.live_log
+
+    def counting(game_id, after=0, before=None):
+        rows = live_log(game_id, after, before)
+        read.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(chart.store, "live_log", counting)
+
+    def drawn() -> tuple:
+        with app.test_request_context():
+            known = app.extensions["banker.memory"].known(store.find_game(game.code))
+            history = chart.worth_history(known)
+            fresh = chart._replay(known, None)
+        return history, fresh
+
+    first, fresh = drawn()
+    assert read[0] == game.state()["version"] and first.worth == {p: list(v) for p, v in fresh.worth.items()}
+    play(game, (1, {"type": "roll", "dice": [1, 2]}), (1, {"type": "buy"}), (1, {"type": "end_turn"}))
+    read.clear()
+    later, fresh = drawn()
+    assert read[0] == 3  # the three new events, not the game again
+    assert later.worth == {p: list(v) for p, v in fresh.worth.items()} and later.turns == chart._in_turns(fresh.turn_of_step)
+    game.ok("banker", type="undo")  # Ann's end of turn taken back
+    read.clear()
+    undone, fresh = drawn()
+    assert read[0] == game.state()["version"] - 2  # from the start: all but the undone entry and the undo
+    assert undone.worth == {p: list(v) for p, v in fresh.worth.items()} and len(undone.turns) == len(later.turns) - 1
