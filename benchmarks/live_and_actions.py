@@ -36,10 +36,26 @@ def median_us(fn, rounds: int) -> float:
     return statistics.median(samples) * 1e6
 
 
-def play(code: str, rng: random.Random, until: int) -> None:
-    """The bot's moves through the store until the game has `until` events (refusals skipped)."""
+def a_table(client) -> str:
+    """A game of eight, started, banked by `client`'s browser (its session holds the browser key
+    that created the game, as the host page's would): the game's code."""
+    key = store.new_token()
+    code = store.create_game(browser=store.Browser(key, "banker"))[0].code
+    for name, token in NAMES:
+        store.act(code, {"type": "join", "name": name, "token": token})
+    store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
+    with client.session_transaction() as session:
+        session["browser"] = key
+    return code
+
+
+def play(code: str, rng: random.Random, until: int, undos: float = 0.0) -> None:
+    """The bot's moves through the store until the game has `until` events (refusals skipped); with
+    `undos`, an undo by the banker instead of that share of the moves (never of the start)."""
     while (game := store.find_game(code)).version < until:
         who, action = next_move(state_json(store.load_state(game), game.version), rng)
+        if undos and rng.random() < undos and store.last_live_event(game.id).type != "start":
+            who, action = "banker", {"type": "undo"}
         try:
             store.act(code, action, actor=BANKER if who == "banker" else Actor(player=who))
         except GameError:
@@ -54,14 +70,7 @@ def main() -> None:
     rng = random.Random(8)
     rows = []
     with app.app_context():
-        key = store.new_token()  # the host browser's key: it creates the game, so it banks it
-        game, _ = store.create_game(browser=store.Browser(key, "banker"))
-        code = game.code
-        for name, token in NAMES:
-            store.act(code, {"type": "join", "name": name, "token": token})
-        store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
-        with client.session_transaction() as session:
-            session["browser"] = key
+        code = a_table(client)
 
         def pay():
             store.act(code, {"type": "bank_pay", "player": 1, "amount": 1}, actor=BANKER)

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from live_and_actions import BANKER, NAMES, play
+from live_and_actions import a_table, play
 
 from banker import create_app, store
 from banker.web.chart import worth_history
@@ -49,14 +49,7 @@ def main() -> None:
             app.extensions.pop(kept, None)
 
     with app.app_context():
-        key = store.new_token()
-        game, _ = store.create_game(browser=store.Browser(key, "banker"))
-        code = game.code
-        for name, token in NAMES:
-            store.act(code, {"type": "join", "name": name, "token": token})
-        store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
-        with client.session_transaction() as session:
-            session["browser"] = key
+        code = a_table(client)
 
         def page():
             response = client.get(f"/t/{code}/story")

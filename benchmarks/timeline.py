@@ -17,29 +17,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot import next_move
+from live_and_actions import a_table, play
 
 from banker import create_app, store
-from banker.rules import Actor, GameError
-from banker.rules.view import state_json
 
-NAMES = (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat"), ("Ed", "ship"), ("Flo", "iron"),
-         ("Gus", "thimble"), ("Hal", "wheelbarrow"))
-BANKER = Actor(banker=True)
 EVENTS = 5_000
-
-
-def play(code: str, rng: random.Random, until: int) -> None:
-    """The bot's moves through the store until the game has `until` events (refusals skipped), with
-    an undo by the banker about every fiftieth move (never of the start)."""
-    while (game := store.find_game(code)).version < until:
-        who, action = next_move(state_json(store.load_state(game), game.version), rng)
-        if rng.random() < 0.02 and store.last_live_event(game.id).type != "start":
-            who, action = "banker", {"type": "undo"}
-        try:
-            store.act(code, action, actor=BANKER if who == "banker" else Actor(player=who))
-        except GameError:
-            pass
+UNDOS = 0.02  # about every fiftieth move is an undo by the banker
 
 
 def timed(fn) -> float:
@@ -55,15 +38,8 @@ def main() -> None:
     client = app.test_client()
     rng = random.Random(23)
     with app.app_context():
-        key = store.new_token()
-        game, _ = store.create_game(browser=store.Browser(key, "banker"))
-        code = game.code
-        for name, token in NAMES:
-            store.act(code, {"type": "join", "name": name, "token": token})
-        store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
-        with client.session_transaction() as session:
-            session["browser"] = key
-        play(code, rng, EVENTS)
+        code = a_table(client)
+        play(code, rng, EVENTS, UNDOS)
         game = store.find_game(code)
         every = store.CHECKPOINT_EVERY
         spread = list(range(1, game.version, game.version // 200))

@@ -11,18 +11,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot import next_move
+from live_and_actions import BANKER, NAMES, play
 from flask import g
 
 from banker import create_app, store
 from banker.live import screens as live
-from banker.rules import Actor, GameError
-from banker.rules.view import state_json
 from banker.web.context import TableScreen, TvScreen
 
-NAMES = (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat"), ("Ed", "ship"), ("Flo", "iron"),
-         ("Gus", "thimble"), ("Hal", "wheelbarrow"))
-BANKER = Actor(banker=True)
 CHANGES = 100
 SCREENS = {"host": lambda known: TableScreen(known, True), "tv": TvScreen}
 
@@ -39,20 +34,14 @@ def main() -> None:
         store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
 
         def move() -> None:
-            game = store.find_game(code)
-            who, action = next_move(state_json(store.load_state(game), game.version), rng)
-            try:
-                store.act(code, action, actor=BANKER if who == "banker" else Actor(player=who))
-            except GameError:
-                pass
+            play(code, rng, store.find_game(code).version + 1)
 
         for name in app.jinja_env.list_templates(extensions=["html"]):  # compiled once, as a running server has
             app.jinja_env.get_template(name)
         memory = app.extensions["banker.memory"]
         print(f"{'events':>7}  {'screen':6} {'ms per change':>14} {'p95 ms':>7} {'bytes per change':>17}")
         for events in (60, 1000, 5000):
-            while store.find_game(code).version < events:
-                move()
+            play(code, rng, events)
             spent = {name: [] for name in SCREENS}
             sent = dict.fromkeys(SCREENS, 0)
             shown: dict = {}

@@ -168,6 +168,11 @@ class Screen:
         }
 
     @cached_property
+    def cells(self) -> dict:
+        """The board's squares, as the host screen and the TV draw them."""
+        return {"cells": board_cells(self.state)}
+
+    @cached_property
     def names(self) -> dict:
         return {"names": {p.id: p.name for p in self.state.players}}
 
@@ -353,10 +358,6 @@ class TableScreen(Screen):
         if last is None or last.type == "join":
             return {"undoable": None, "undoable_seq": None}
         return {"undoable": ledger.told(self.game, self.state, last), "undoable_seq": last.seq}
-
-    @cached_property
-    def cells(self) -> dict:
-        return {"cells": board_cells(self.state)}
 
     @cached_property
     def roster(self) -> dict:
@@ -551,10 +552,6 @@ class TvScreen(Screen):
     def roster(self) -> dict:
         """Who has joined, as the lobby lists them."""
         return {"roster": tuple((p.id, p.name, p.token) for p in self.state.players)}
-
-    @cached_property
-    def cells(self) -> dict:
-        return {"cells": board_cells(self.state)}
 
     @cached_property
     def ranks(self) -> dict:
