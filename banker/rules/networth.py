@@ -43,3 +43,84 @@ def standings(state: GameState) -> list[dict]:
                    key=lambda w: w["total"], reverse=True)
     out = [worth(state, p.id) | {"bankrupt": True} for p in state.players if p.bankrupt]
     return alive + out
+
+
+class WorthTally:
+    """Every player's net worth (as `net_worths`) kept up from a game's effects alone, without the
+    state: the net-worth chart follows a whole game's log this way, a dict lookup or two per
+    effect, where replaying its actions and counting every deed after each one cost ten times as
+    much. It relies on money.py's promise that every change of cash is a transfer, and on every
+    change of a deed's owner, mortgage or buildings having its effect (test_stateful checks the
+    tally against the state after every action of random games)."""
+
+    def __init__(self, board, start_cash: int):
+        self.board, self.start_cash = board, start_cash
+        self.totals: dict[int, int] = {}
+        self.owner: dict[int, int] = {}  # square: player, for deeds somebody holds
+        self.mortgaged: set[int] = set()
+        self.level: dict[int, int] = {}  # square: 0-4 houses, 5 a hotel
+
+    def copy(self) -> "WorthTally":
+        other = WorthTally(self.board, self.start_cash)
+        other.totals, other.owner = dict(self.totals), dict(self.owner)
+        other.mortgaged, other.level = set(self.mortgaged), dict(self.level)
+        return other
+
+    def follow(self, effects: list[dict]) -> None:
+        """Take in one action's effects."""
+        for e in effects:
+            kind = e["kind"]
+            if kind == "transfer":
+                for party, sign in ((e["from"], -1), (e["to"], 1)):
+                    if isinstance(party, int):
+                        self.totals[party] += sign * e["amount"]
+                if e["reason"] == "unmortgage" and e.get("square") is not None:  # a lift, in a trade or not
+                    self._deed(e["square"], mortgaged=False)
+            elif kind == "joined":
+                self.totals[e["player"]] = self.start_cash
+            elif kind in ("bought", "auction_won") and e.get("square") is not None:
+                self._deed(e["square"], owner=e["player"], mortgaged=False)  # from the bank: face up
+            elif kind == "trade_done":
+                for squares, to in ((e["give"].get("squares", ()), e["to"]), (e["get"].get("squares", ()), e["player"])):
+                    for square in squares:
+                        self._deed(square, owner=to)
+            elif kind == "bankrupt":
+                # Their buildings go back to the bank (the sales are transfers of their own) and their
+                # deeds to a creditor player as they are, or to the bank.
+                heir = e["creditor"] if isinstance(e["creditor"], int) else None
+                for square in [sq for sq, owner in self.owner.items() if owner == e["player"]]:
+                    self._deed(square, owner=heir, level=0)
+            elif kind == "deeds_claimed":
+                for square in e["squares"]:
+                    self._deed(square, owner=e["player"])
+            elif kind in ("built", "sold"):
+                self._deed(e["square"], level=e["level"])
+            elif kind == "levels_set":
+                for square, now in e["levels"].items():
+                    self._deed(int(square), level=now)
+            elif kind in ("mortgaged", "unmortgaged"):
+                self._deed(e["square"], mortgaged=kind == "mortgaged")
+
+    def _value(self, square: int) -> int:
+        sq = self.board[square]
+        return ((sq.price // 2 if square in self.mortgaged else sq.price)
+                + sq.house_cost * self.level.get(square, 0))
+
+    def _deed(self, square: int, owner=..., mortgaged: bool | None = None, level: int | None = None) -> None:
+        """Change a deed's owner (None: the bank), mortgage or buildings, moving its value between
+        the totals of whoever held it before and after."""
+        before = self.owner.get(square)
+        if before is not None:
+            self.totals[before] -= self._value(square)
+        if owner is not ...:
+            before = owner
+            if owner is None:
+                self.owner.pop(square, None)
+            else:
+                self.owner[square] = owner
+        if mortgaged is not None:
+            (self.mortgaged.add if mortgaged else self.mortgaged.discard)(square)
+        if level is not None:
+            self.level[square] = level
+        if before is not None:
+            self.totals[before] += self._value(square)

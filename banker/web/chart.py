@@ -10,9 +10,9 @@ from flask import current_app
 
 from .. import store
 from ..live.memory import Known
-from ..rules import GameState, Settings, apply, new_game, parse
+from ..rules import Settings
 from ..rules.board import load_board
-from ..rules.networth import net_worths
+from ..rules.networth import WorthTally
 from .amounts import money
 
 # A 480-wide drawing with 20-unit text reads at about 13 px on a 320 px phone and scales up. The
@@ -91,22 +91,25 @@ class WorthChart:
 
 @dataclass(frozen=True)
 class Replay:
-    """A game replayed up to `version` (with `undos` undos by then): the state there, and what the
-    chart needs of every step so far. Never changed once made: the next version's is made from it."""
+    """A game's log followed up to `version` (with `undos` undos by then): every player's net worth
+    there, whose turn it was, and what the chart needs of every step so far. Never changed once
+    made: the next version's is made from it."""
 
     version: int
     undos: int
-    state: GameState
+    tally: WorthTally
+    turn: int | None  # whose turn it is: None until the start
     turns_done: int
     turn_of_step: tuple[int, ...]
     worth: dict[int, tuple[int, ...]]
 
 
-def worth_history(game: Known) -> WorthHistory:
-    """Replayed from the log, once per game version, and shared by every screen of it. A game drawn
-    again at a later version (the story during play, then the end screen) is replayed on from where
-    it was drawn last, unless something was undone meanwhile: the work is the new events, not the
-    whole game. The histories and replays of the last KEPT games drawn stay in memory."""
+def worth_history(game: Known, log=None) -> WorthHistory:
+    """Counted from the log's effects, once per game version, and shared by every screen of it. A
+    game drawn again at a later version (the story during play, then the end screen) is followed on
+    from where it was drawn last, unless something was undone meanwhile: the work is the new
+    events, not the whole game. The histories and replays of the last KEPT games drawn stay in
+    memory. `log`, when given, reads the whole game's live effects (the story's, shared)."""
     histories, replays, lock = current_app.extensions.setdefault(
         "banker.worth_history", (OrderedDict(), OrderedDict(), threading.Lock()))
     key = (game.id, game.version)
@@ -117,7 +120,7 @@ def worth_history(game: Known) -> WorthHistory:
         before = replays.get(game.id)
     if before is not None and (before.version > game.version or before.undos != game.undos):
         before = None  # an undo since (or an older version asked): from the start
-    replay = _replay(game, before)
+    replay = _replay(game, before, log if before is None else None)
     history = WorthHistory(_in_turns(replay.turn_of_step), {p: list(v) for p, v in replay.worth.items()})
     with lock:
         histories[key] = history
@@ -130,25 +133,37 @@ def worth_history(game: Known) -> WorthHistory:
     return history
 
 
-def _replay(game: Known, before: Replay | None) -> Replay:
+def _replay(game: Known, before: Replay | None, log=None) -> Replay:
     """Every player's net worth after each action, and the turn each action falls in: from the
-    start, or on from `before` (the same game at an earlier version, as many undos)."""
+    start, or on from `before` (the same game at an earlier version, as many undos). The log's
+    stored effects say it all (rules/networth.py's WorthTally): no action is applied again.
+
+    The chart's steps are the actions from the start on; the start is at turn 0, and each later
+    action is in the turn after those done, a turn being done when an action passed it on
+    (doubles keep it)."""
     if before is None:
-        state, turns_done, turn_of_step, worth = new_game(game.edition, Settings(**game.settings)), 0, [], {}
+        tally = WorthTally(load_board(game.edition), Settings(**game.settings).start_cash)
+        turn, turns_done, turn_of_step, worth = None, 0, [], {}
     else:
-        state, turns_done = before.state.copy(), before.turns_done  # `before` stays as it was
+        tally, turn, turns_done = before.tally.copy(), before.turn, before.turns_done  # `before` stays as it was
         turn_of_step, worth = list(before.turn_of_step), {p: list(v) for p, v in before.worth.items()}
-    for actor, data in store.live_log(game.id, after=before.version if before else 0, before=game.version + 1):
-        playing, turn = state.status != "lobby", state.turn
-        state, _ = apply(state, parse(data), actor, copy=False)
-        if state.status == "lobby":
-            continue
-        turn_of_step.append(turns_done + 1 if playing else 0)
-        if playing and state.turn != turn:  # the turn passed (doubles keep it)
-            turns_done += 1
-        for player, total in net_worths(state).items():
+    rows = log() if log else store.live_effects(game.id, after=before.version if before else 0, upto=game.version)
+    for effects, _ in rows:
+        tally.follow(effects)
+        if turn is None:  # the lobby: no step yet, until the start
+            start = next((e for e in effects if e["kind"] == "started"), None)
+            if start is None:
+                continue
+            turn = start["order"][0]
+            turn_of_step.append(0)
+        else:
+            turn_of_step.append(turns_done + 1)
+            passed = [e["player"] for e in effects if e["kind"] == "turn"]
+            if passed and passed[-1] != turn:
+                turn, turns_done = passed[-1], turns_done + 1
+        for player, total in tally.totals.items():
             worth.setdefault(player, []).append(total)
-    return Replay(game.version, game.undos, state, turns_done, tuple(turn_of_step),
+    return Replay(game.version, game.undos, tally, turn, turns_done, tuple(turn_of_step),
                   {p: tuple(v) for p, v in worth.items()})
 
 
@@ -202,11 +217,11 @@ def label_width(label: str) -> float:
     return len(label) * CHAR_WIDTH * TEXT
 
 
-def worth_chart(game: Known, players: list, marks: list = ()) -> WorthChart:
+def worth_chart(game: Known, players: list, marks: list = (), log=None) -> WorthChart:
     """The chart's axes (money up the side, turns along the bottom) and one line per player;
     `marks` (story.py's), each after the action counted by its `step` from the start, are pinned on
     the turn axis."""
-    history = worth_history(game)
+    history = worth_history(game, log)
     currency = load_board(game.edition).currency
     highest = max((max(v) for v in history.worth.values() if v), default=0)
     money_step = nice_step(max(highest, 1), 5)

@@ -3,34 +3,33 @@ earned by deed and group and what each deed returned, who paid whom, where the t
 big moments on the net-worth chart, and the evening's records.
 
 Everything is counted from the log's stored effects (rules/effects.py), read in one query of the
-live events, and kept per game version (`told_story`): a story is read after the game, or by the
+live events (shared with the net-worth chart when it has to read them too), and kept per game version (`told_story`): a story is read after the game, or by the
 banker now and then, never on the live path; every reader of a version shares it. The numbers
 here have no words: the templates (templates/story/) tell them in the reader's language and money,
 and story_drawings.py places them on the pictures.
 """
 
 from collections import Counter
-from functools import cache
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cache
 
 from flask import current_app, render_template
-from markupsafe import Markup
 from flask_babel import format_timedelta, gettext as _
-from sqlalchemy import select
+from markupsafe import Markup
 
+from .. import store
 from ..live.memory import Known
-from ..models import Event, db
-from ..rules.actions import UNDO
 from ..rules.board import Board
 from ..rules import landings
 from ..rules.buildings import HOTEL
+from ..rules.errors import N_
 from . import story_drawings as drawings
 from .chart import worth_chart
 from .ledger import LruCache
 from .languages import locale
 from .names import square_name, square_names
-from .narrate import GROUP_NAMES
+from .narrate import GROUP_NAMES, Translated
 
 # The effects that may give a deed a new owner (and so complete a colour group, or break one up).
 CHANGES_HANDS = frozenset({"bought", "auction_won", "trade_done", "bankrupt", "deeds_claimed"})
@@ -39,26 +38,33 @@ CHANGES_HANDS = frozenset({"bought", "auction_won", "trade_done", "bankrupt", "d
 # 20 kB for a short game to about 100 kB at 5,000 events).
 KEPT = 16
 PAGES_KEPT = 48
+# How an owner came to hold a deed, in the table of what each deed returned.
+HOW = Translated({"bought": N_("bought"), "auction": N_("won at auction"), "trade": N_("in a trade"),
+                  "bankruptcy": N_("from a bankruptcy"), "claim": N_("claimed for the fine")})
 # Transfers between players, by what they were for: the flow's colours do not tell these apart,
 # its table does.
 FLOW_KINDS = {"rent": "rent", "trade": "trade", "card": "card"}  # anything else: "other"
 
 
 @dataclass
-class DeedReturn:
-    """One deed over the game: the rent it earned (and how many times), what it cost whoever held
-    it (its price or auction bid, its buildings less their sales, mortgage interest and fees), and
-    who first bought it."""
+class Holding:
+    """One owner's time with one deed: how they got it ("bought", "auction", "trade", "bankruptcy"
+    from a player, "claim" of a jail-fine bankrupt's deeds), the rent it earned them (and how many
+    times), what it cost them (its price, winning bid or share of the cash they paid for it in a
+    trade; their buildings less those sold back; mortgage interest and fees) and what they got for
+    it when they traded it away (its share of the cash)."""
 
     square: int
+    owner: int
+    how: str
     rent: int = 0
     rents: int = 0
     cost: int = 0
-    buyer: int | None = None
+    sold_for: int = 0
 
     @property
     def net(self) -> int:
-        return self.rent - self.cost
+        return self.rent + self.sold_for - self.cost
 
 
 @dataclass
@@ -79,7 +85,9 @@ class Mark:
 class Story:
     """What the log of a game version says, in numbers."""
 
-    deeds: dict[int, DeedReturn] = field(default_factory=dict)
+    holdings: list[Holding] = field(default_factory=list)  # in the order they began
+    deed_rent: Counter = field(default_factory=Counter)  # by square, whoever held it
+    deed_rents: Counter = field(default_factory=Counter)  # times a rent was paid, by square
     rent_paid: Counter = field(default_factory=Counter)  # by payer
     rent_earned: Counter = field(default_factory=Counter)  # by payee
     rent_by_owner: dict[int, Counter] = field(default_factory=dict)  # payee: {square: rent}
@@ -99,20 +107,21 @@ class Story:
         rent: dict[str, int] = {}
         for sq in board.deeds:
             group = sq.group or sq.type
-            rent[group] = rent.get(group, 0) + (self.deeds[sq.index].rent if sq.index in self.deeds else 0)
+            rent[group] = rent.get(group, 0) + self.deed_rent[sq.index]
         return rent
 
-    def bought(self) -> list[DeedReturn]:
-        """The deeds somebody bought, at a price or at auction: the buys whose return means something."""
-        return [d for d in self.deeds.values() if d.buyer is not None]
+    def buys(self) -> list[Holding]:
+        """The holdings that began with a purchase, at the price or at auction: the buys whose
+        return means something (a deed got in a trade was paid for with other deeds as well)."""
+        return [h for h in self.holdings if h.how in ("bought", "auction")]
 
-    def best_buy(self) -> DeedReturn | None:
-        return max(self.bought(), key=lambda d: (d.net, -d.square), default=None)
+    def best_buy(self) -> Holding | None:
+        return max(self.buys(), key=lambda h: (h.net, -h.square), default=None)
 
-    def worst_buy(self) -> DeedReturn | None:
-        """The buy that returned least, when it is not also the best (a game of one purchase)."""
-        worst = min(self.bought(), key=lambda d: (d.net, d.square), default=None)
-        return worst if worst is not None and worst is not self.best_buy() else None
+    def worst_buy(self) -> Holding | None:
+        """The buy that returned least, other than the best (none in a game of one purchase)."""
+        best = self.best_buy()
+        return min((h for h in self.buys() if h is not best), key=lambda h: (h.net, h.square), default=None)
 
     def best_deed(self, player: int) -> tuple[int, int] | None:
         """The deed that earned `player` the most rent: (square, rent), or None if none did."""
@@ -131,160 +140,219 @@ class Story:
         return seconds / turns if turns else None
 
 
-def told_story(game) -> Story:
+def told_story(game, log=None) -> Story:
     """The story of `game` (a Game or a Known: its id and version) at its version, counted once
-    per version and kept for every reader (the last KEPT versions)."""
+    per version and kept for every reader (the last KEPT versions). `log`, when given, reads the
+    game's live effects up to its version (store.live_effects), shared with the chart."""
     kept = current_app.extensions.get("banker.story")
     if kept is None:
         kept = current_app.extensions.setdefault("banker.story", LruCache(KEPT))
-    return kept.get((game.id, game.version), lambda: count(game.state.board, _events(game)))
-
-
-def _events(game) -> list[tuple[list[dict], datetime]]:
-    """The effects and time of each live event up to the game's version, oldest first: one query."""
-    return list(db.session.execute(
-        select(Event.effects, Event.created_at)
-        .where(Event.game_id == game.id, Event.undone.is_(False), Event.type != UNDO, Event.seq <= game.version)
-        .order_by(Event.seq)))
+    log = log or (lambda: store.live_effects(game.id, upto=game.version))
+    return kept.get((game.id, game.version), lambda: count(game.state.board, log()))
 
 
 def count(board: Board, events) -> Story:
     """The story told by `events`, each (effects, created_at), the live events oldest first."""
-    story = Story()
-    owners: dict[int, int | None] = {}
-    levels: dict[int, int] = {}
-    complete: set[tuple[int, str]] = set()  # (player, group) held whole after the step before
-    jailed: dict[int, int] = {}  # player: turns begun in jail so far
-    turn: tuple[int, datetime] | None = None  # whose turn, since when
-    step = -1  # the chart's steps: every event from the start on (chart.py's _replay)
-    hotel_seen = False
+    counting = _Counting(board)
     for effects, at in events:
-        changes_hands = any(e["kind"] in CHANGES_HANDS for e in effects)
-        if step >= 0 or any(e["kind"] == "started" for e in effects):
-            step += 1
+        counting.event(effects, at)
+    return counting.end()
+
+
+class _Counting:
+    """A story being counted, one event after the other, and what the counting must remember: who
+    holds each deed now (their Holding), the buildings on each lot, the colour groups held whole,
+    who is in jail since how many turns, whose turn it is since when, the chart's step."""
+
+    def __init__(self, board: Board):
+        self.story, self.board = Story(), board
+        self.held: dict[int, Holding] = {}  # square: its holding now (none while the bank has it)
+        self.levels: dict[int, int] = {}
+        self.complete: set[tuple[int, str]] = set()  # (player, group) held whole after the step before
+        self.jailed: dict[int, int] = {}  # player: turns begun in jail so far
+        self.turn: tuple[int, datetime] | None = None  # whose turn, since when
+        self.step = -1  # the chart's steps: every event from the start on (chart.py's _replay)
+        self.hotel_seen = False
+
+    def event(self, effects: list[dict], at: datetime) -> None:
+        story = self.story
+        if self.step >= 0 or any(e["kind"] == "started" for e in effects):
+            self.step += 1
+        # A trade's deeds change hands before its mortgages are lifted or charged (those transfers
+        # come before the trade's own effect); a bankrupt's, after their buildings are sold back.
+        trade = next((e for e in effects if e["kind"] == "trade_done"), None)
+        if trade is not None:
+            self._trade(trade)
+            story.marks.append(Mark(self.step, "trade", trade["player"], other=trade["to"]))
+        bankrupts = []
         for e in effects:
             kind = e["kind"]
-            if kind == "started":
-                turn = (e["order"][0], at)
+            if kind == "transfer":
+                self._transfer(e)
+            elif kind == "started":
+                self.turn = (e["order"][0], at)
             elif kind == "turn":
-                if turn is not None:
-                    story.turns[turn[0]] += 1
-                    story.turn_seconds[turn[0]] += (at - turn[1]).total_seconds()
-                turn = (e["player"], at)
-                if e["player"] in jailed:
-                    jailed[e["player"]] += 1
-            elif kind == "ended" and turn is not None:
-                story.turns[turn[0]] += 1
-                story.turn_seconds[turn[0]] += (at - turn[1]).total_seconds()
-                turn = None
+                self._turn_ended(at)
+                self.turn = (e["player"], at)
+                if e["player"] in self.jailed:
+                    self.jailed[e["player"]] += 1
+            elif kind == "ended":
+                self._turn_ended(at)
+                self.turn = None
             elif kind == "moved" and not e.get("correction"):
                 story.landings[e["square"]] += 1
                 story.landings_by_player.setdefault(e["player"], Counter())[e["square"]] += 1
             elif kind == "rolled" and e["dice"][0] == e["dice"][1]:
                 story.doubles[e["player"]] += 1
             elif kind == "jailed":
-                jailed[e["player"]] = 0
-            elif kind in ("left_jail", "bankrupt") and e["player"] in jailed:
-                _jail_stay(story, e["player"], jailed.pop(e["player"]))
-            if kind == "transfer":
-                _transfer(story, board, e)
+                self.jailed[e["player"]] = 0
             elif kind == "bought":
-                owners[e["square"]] = e["player"]
+                self._bought(e["square"], e["player"])
             elif kind == "auction_won" and e.get("square") is not None:
-                owners[e["square"]] = e["player"]
-                deed = _deed(story, e["square"])
-                deed.cost += e["amount"]
-                deed.buyer = e["player"] if deed.buyer is None else deed.buyer
-            elif kind == "trade_done":
-                for sq in e["give"].get("squares", ()):
-                    owners[sq] = e["to"]
-                for sq in e["get"].get("squares", ()):
-                    owners[sq] = e["player"]
-                story.marks.append(Mark(step, "trade", e["player"], other=e["to"]))
-            elif kind == "bankrupt":
-                heir = e["creditor"] if isinstance(e["creditor"], int) else None
-                for sq, owner in owners.items():
-                    if owner == e["player"]:
-                        owners[sq] = heir
-                story.marks.append(Mark(step, "bankrupt", e["player"], other=heir))
+                self._take(e["square"], e["player"], "auction").cost += e["amount"]
             elif kind == "deeds_claimed":
-                for sq in e["squares"]:
-                    owners[sq] = e["player"]
+                for square in e["squares"]:
+                    self._take(square, e["player"], "claim")
             elif kind in ("built", "sold"):
-                levels[e["square"]] = e["level"]
+                self.levels[e["square"]] = e["level"]
             elif kind == "levels_set":
-                for sq, now in e["levels"].items():
-                    _levels_cost(story, board, int(sq), levels.get(int(sq), 0), now)
-                    levels[int(sq)] = now
-            if not hotel_seen and ((kind == "built" and e["level"] == HOTEL)
-                                   or (kind == "levels_set" and HOTEL in e["levels"].values())):
-                hotel_seen = True
+                for square, now in e["levels"].items():
+                    self._levels_cost(int(square), self.levels.get(int(square), 0), now)
+                    self.levels[int(square)] = now
+            if kind in ("left_jail", "bankrupt") and e["player"] in self.jailed:
+                self._jail_stay(e["player"], self.jailed.pop(e["player"]))
+            if kind == "bankrupt":
+                bankrupts.append(e)
+                heir = e["creditor"] if isinstance(e["creditor"], int) else None
+                story.marks.append(Mark(self.step, "bankrupt", e["player"], other=heir))
+            if not self.hotel_seen and ((kind == "built" and e["level"] == HOTEL)
+                                        or (kind == "levels_set" and HOTEL in e["levels"].values())):
+                self.hotel_seen = True
                 square = e["square"] if kind == "built" else next(
                     int(sq) for sq, now in e["levels"].items() if now == HOTEL)
-                story.marks.append(Mark(step, "hotel", e["player"], square=square))
-        if changes_hands:
-            _monopolies(story, board, owners, complete, step)
-    for player, turns in jailed.items():  # still in jail at the version read
-        _jail_stay(story, player, turns)
-    return story
+                story.marks.append(Mark(self.step, "hotel", e["player"], square=square))
+        for e in bankrupts:
+            self._inherit(e)
+        if any(e["kind"] in CHANGES_HANDS for e in effects):
+            self._monopolies()
+
+    def end(self) -> Story:
+        for player, turns in self.jailed.items():  # still in jail at the version read
+            self._jail_stay(player, turns)
+        return self.story
+
+    def _owner(self, square: int) -> int | None:
+        holding = self.held.get(square)
+        return holding.owner if holding else None
+
+    def _take(self, square: int, owner: int, how: str) -> Holding:
+        """`owner` begins to hold the deed on `square`."""
+        holding = self.held[square] = Holding(square, owner, how)
+        self.story.holdings.append(holding)
+        return holding
+
+    def _bought(self, square: int, player: int) -> Holding:
+        """`player`'s holding of a deed bought from the bank: begun by the purchase's transfer or by
+        the effect that says it was bought, whichever comes first."""
+        holding = self.held.get(square)
+        return holding if holding is not None and holding.owner == player else self._take(square, player, "bought")
+
+    def _holding_of(self, square: int, player: int) -> Holding | None:
+        """`player`'s holding of a deed: the one now, or the last (rent paid late, on a debt)."""
+        holding = self.held.get(square)
+        if holding is not None and holding.owner == player:
+            return holding
+        return next((h for h in reversed(self.story.holdings) if h.square == square and h.owner == player), None)
+
+    def _transfer(self, e: dict) -> None:
+        """One transfer's part in the story: rent, a holding's costs, money between players."""
+        story = self.story
+        payer, payee, amount, reason, square = e["from"], e["to"], e["amount"], e["reason"], e.get("square")
+        holding = self.held.get(square) if square is not None else None
+        if reason == "rent":
+            story.deed_rent[square] += amount
+            story.deed_rents[square] += 1
+            story.rent_paid[payer] += amount
+            story.rent_earned[payee] += amount
+            story.rent_by_owner.setdefault(payee, Counter())[square] += amount
+            if (earner := self._holding_of(square, payee)) is not None:
+                earner.rent += amount
+                earner.rents += 1
+            if story.biggest_rent is None or amount > story.biggest_rent["amount"]:
+                story.biggest_rent = e
+        elif reason == "purchase" and square is not None:
+            self._bought(square, payer).cost += amount
+        elif holding is not None and reason in ("building", "mortgage_fee"):
+            holding.cost += amount
+        elif holding is not None and reason == "building_sale":
+            holding.cost -= amount
+        elif holding is not None and reason == "unmortgage":  # the loan back, and the interest on it
+            holding.cost += amount - self.board[square].mortgage
+        if isinstance(payer, int) and isinstance(payee, int):
+            story.flows.setdefault((payer, payee), Counter())[FLOW_KINDS.get(reason, "other")] += amount
+
+    def _trade(self, e: dict) -> None:
+        """A trade's deeds change hands. The cash one side paid on balance is what the deeds it
+        received cost it, shared between them by printed price, and what the other side got for
+        them."""
+        sides = ((e["give"], e["get"], e["to"]), (e["get"], e["give"], e["player"]))
+        for given, returned, to in sides:
+            squares = list(given.get("squares", ()))
+            paid = max(returned.get("cash", 0) - given.get("cash", 0), 0)
+            for square, share in zip(squares, _shares(paid, [self.board[sq].price for sq in squares])):
+                if (before := self.held.get(square)) is not None:
+                    before.sold_for += share
+                self._take(square, to, "trade").cost += share
+
+    def _inherit(self, e: dict) -> None:
+        """A bankrupt's deeds, their buildings sold back, go to their creditor, or to the bank."""
+        heir = e["creditor"] if isinstance(e["creditor"], int) else None
+        for square, holding in list(self.held.items()):
+            if holding.owner == e["player"]:
+                self.levels[square] = 0
+                if heir is None:
+                    del self.held[square]
+                else:
+                    self._take(square, heir, "bankruptcy")
+
+    def _levels_cost(self, square: int, before: int, now: int) -> None:
+        """What setting a lot's buildings in one step cost its holder (the step's transfer names the
+        group): each level up at the lot's house cost, each level down refunded at half of it."""
+        holding = self.held.get(square)
+        if holding is not None:
+            cost = self.board[square].house_cost
+            holding.cost += (now - before) * cost if now > before else -(before - now) * (cost // 2)
+
+    def _turn_ended(self, at: datetime) -> None:
+        if self.turn is not None:
+            player, since = self.turn
+            self.story.turns[player] += 1
+            self.story.turn_seconds[player] += (at - since).total_seconds()
+
+    def _jail_stay(self, player: int, turns: int) -> None:
+        if self.story.longest_jail is None or turns > self.story.longest_jail[1]:
+            self.story.longest_jail = (player, turns)
+
+    def _monopolies(self) -> None:
+        """Mark each colour group that became whole in one player's hands at this step."""
+        whole = set()
+        for group, lots in _street_groups(self.board):
+            holders = {self._owner(lot) for lot in lots}
+            if len(holders) == 1 and None not in holders:
+                whole.add((holders.pop(), group))
+        order = [group for group, _ in _street_groups(self.board)]
+        for player, group in sorted(whole - self.complete, key=lambda pg: (pg[0], order.index(pg[1]))):
+            self.story.marks.append(Mark(self.step, "monopoly", player, group=group))
+        self.complete = whole
 
 
-def _deed(story: Story, square: int) -> DeedReturn:
-    deed = story.deeds.get(square)
-    if deed is None:
-        deed = story.deeds[square] = DeedReturn(square)
-    return deed
-
-
-def _transfer(story: Story, board: Board, e: dict) -> None:
-    """One transfer's part in the story: rent, a deed's costs, money between players."""
-    payer, payee, amount, reason, square = e["from"], e["to"], e["amount"], e["reason"], e.get("square")
-    if reason == "rent":
-        deed = _deed(story, square)
-        deed.rent += amount
-        deed.rents += 1
-        story.rent_paid[payer] += amount
-        story.rent_earned[payee] += amount
-        story.rent_by_owner.setdefault(payee, Counter())[square] += amount
-        if story.biggest_rent is None or amount > story.biggest_rent["amount"]:
-            story.biggest_rent = e
-    elif square is not None and reason in ("purchase", "building", "mortgage_fee"):
-        deed = _deed(story, square)
-        deed.cost += amount
-        if reason == "purchase" and deed.buyer is None:
-            deed.buyer = payer
-    elif square is not None and reason == "building_sale":
-        _deed(story, square).cost -= amount
-    elif square is not None and reason == "unmortgage":  # the loan back, and the interest on it
-        _deed(story, square).cost += amount - board[square].mortgage
-    if isinstance(payer, int) and isinstance(payee, int):
-        story.flows.setdefault((payer, payee), Counter())[FLOW_KINDS.get(reason, "other")] += amount
-
-
-def _levels_cost(story: Story, board: Board, square: int, before: int, now: int) -> None:
-    """What setting a lot's buildings in one step cost it (the step's transfer names the group):
-    each level up at the lot's house cost, each level down refunded at half of it."""
-    cost = board[square].house_cost
-    _deed(story, square).cost += (now - before) * cost if now > before else -(before - now) * (cost // 2)
-
-
-def _jail_stay(story: Story, player: int, turns: int) -> None:
-    if story.longest_jail is None or turns > story.longest_jail[1]:
-        story.longest_jail = (player, turns)
-
-
-def _monopolies(story: Story, board: Board, owners: dict, complete: set, step: int) -> None:
-    """Mark each colour group that became whole in one player's hands at this step."""
-    whole = set()
-    for group, lots in _street_groups(board):
-        holders = {owners.get(lot) for lot in lots}
-        if len(holders) == 1 and None not in holders:
-            whole.add((holders.pop(), group))
-    order = [group for group, _ in _street_groups(board)]
-    for player, group in sorted(whole - complete, key=lambda pg: (pg[0], order.index(pg[1]))):
-        story.marks.append(Mark(step, "monopoly", player, group=group))
-    complete.clear()
-    complete.update(whole)
+def _shares(total: int, prices: list[int]) -> list[int]:
+    """`total` shared in proportion to `prices`, in whole units, the odd units to the first."""
+    if not prices:
+        return []
+    shares = [total * price // sum(prices) for price in prices]
+    shares[0] += total - sum(shares)
+    return shares
 
 
 @cache
@@ -337,20 +405,22 @@ def page_context(game: Known, player: int | None = None) -> dict:
     story, and first `player`'s own on their phone."""
     state, board = game.state, game.state.board
     currency = board.currency
-    story = told_story(game)
+    log = cache(lambda: store.live_effects(game.id, upto=game.version))  # read once, if at all
+    story = told_story(game, log)
     names = square_names(board)
     group_rent = story.group_rent(board)
-    rented = sorted((d for d in story.deeds.values() if d.rent), key=lambda d: (-d.rent, d.square))
+    rented = sorted((sq for sq, rent in story.deed_rent.items() if rent), key=lambda sq: (-story.deed_rent[sq], sq))
     group_bars = drawings.bars([(GROUP_NAMES[g], rent, f"g-{g}") for g, rent in group_rent.items() if rent], currency)
-    deed_bars = drawings.bars([(names[d.square], d.rent, f"g-{board[d.square].group or board[d.square].type}")
-                               for d in rented], currency)
-    returns = sorted(story.bought(), key=lambda d: (-d.net, d.square))
+    deed_bars = drawings.bars([(names[sq], story.deed_rent[sq], f"g-{board[sq].group or board[sq].type}")
+                               for sq in rented], currency)
+    returns = sorted(story.holdings, key=lambda h: (-h.net, h.square, h.owner))
     expected = list(landings.expected(state.edition, state.settings).landings)
     page = {
         "game": game, "code": game.code, "version": game.version, "state": state, "board": board,
         "currency": currency, "players": {p.id: p for p in state.players}, "names": names, "story": story,
-        "chart": worth_chart(game, state.players, story.marks), "pin_text": lambda mark: mark_text(mark, state),
-        "group_bars": group_bars, "deed_bars": deed_bars, "rented": rented, "returns": returns,
+        "chart": worth_chart(game, state.players, story.marks, log), "pin_text": lambda mark: mark_text(mark, state),
+        "group_bars": group_bars, "deed_bars": deed_bars, "rented": rented, "returns": returns, "how": HOW,
+        "sales": any(h.sold_for for h in returns),
         "best_buy": story.best_buy(), "worst_buy": story.worst_buy(),
         "flow": drawings.flow(story.flows, state.players, currency),
         "flow_rows": sorted(story.flows.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])),

@@ -35,6 +35,7 @@ from banker.rules.board import PRINTINGS
 from banker.rules.cards import deck, deck_of, holder
 from banker.rules.holdings import holdings
 from banker.rules.inputs import CARD_FIELDS
+from banker.rules.networth import WorthTally, net_worths
 
 from . import BANKER, GROUPS, GUEST, HOTELS, HOUSES
 
@@ -479,6 +480,13 @@ class Table(RuleBasedStateMachine):
                         expected[party] += sign * effect["amount"]
         cash = {p.id: p.cash for p in self.state.players}
         assert cash | {"free_parking": self.state.free_parking} == expected
+
+    @invariant()
+    def the_effects_alone_tell_every_net_worth(self):
+        tally = WorthTally(self.state.board, self.settings.start_cash)
+        for _, _, effects in self.entries:
+            tally.follow(effects)
+        assert tally.totals == net_worths(self.state)
 
     @invariant()
     def replaying_the_log_gives_the_state(self):

@@ -5,9 +5,17 @@ a name and a description for screen readers."""
 import xml.etree.ElementTree as ET
 from html import unescape
 
+import random
+from collections import Counter
+
 import pytest
 
+from banker import rules, store
+from banker.rules.networth import net_worths
+from banker.web import chart
 from banker.web.chart import nice_step
+
+from ..evenings import next_move
 
 from .games import new_game, play
 
@@ -113,40 +121,72 @@ def test_the_chart_has_a_name_a_description_and_a_legend_that_match_its_lines(cl
     assert [(line.get("class"), line.get("stroke-dasharray")) for line in samples] == lines
 
 
-def test_a_game_drawn_again_later_replays_only_what_came_since_unless_something_was_undone(app, client, monkeypatch):
-    """The story during play, then the end screen: the chart of a later version goes on from the
-    replay it made last (the new events only), and after an undo starts again; each is the chart a
-    replay from the start draws."""
-    from banker import store
-    from banker.web import chart
+def replayed(game) -> tuple[list[int], dict[int, list[int]]]:
+    """The chart's steps in turns and each player's net worth after each, the long way: every live
+    action of the log applied again through the rules, the deeds counted after each."""
+    state, turns_done, steps, worth = rules.new_game(game.edition, rules.Settings(**game.settings)), 0, [], {}
+    for actor, data in store.live_log(game.id):
+        playing, turn = state.status != "lobby", state.turn
+        state, _ = rules.apply(state, rules.parse(data), actor)
+        if state.status == "lobby":
+            continue
+        steps.append(turns_done + 1 if playing else 0)
+        turns_done += playing and state.turn != turn
+        for player, total in net_worths(state).items():
+            worth.setdefault(player, []).append(total)
+    return steps, worth
 
+
+def test_the_chart_counted_from_the_effects_is_the_game_replayed_through_the_rules(app, client):
+    """A random evening (purchases, auctions, payments, debts, cards, corrections, undos): after
+    every few actions, the chart's history equals the rules' own replay of the log. (Buildings,
+    mortgages, trades and bankruptcies: test_stateful checks the tally after every action.)"""
+    game = new_game(client, players=4)
+    rng, checked = random.Random(2312), 0
+    for n in range(250):
+        who, action = next_move(game.state(), rng)
+        game.act(who, **action)
+        if n % 25 == 24:
+            with app.test_request_context():
+                saved = store.find_game(game.code)
+                history = chart.worth_history(app.extensions["banker.memory"].known(saved))
+                steps, worth = replayed(saved)
+            assert history.worth == worth and history.turns == chart._in_turns(steps)
+            checked += 1
+    with app.app_context():
+        kinds = Counter(e["kind"] for effects, _ in store.live_effects(store.find_game(game.code).id) for e in effects)
+    assert checked == 10 and kinds["bought"] and kinds["auction_won"] and kinds["debt_paid"] and kinds["turn"] > 20
+
+
+def test_a_game_drawn_again_later_reads_only_what_came_since_unless_something_was_undone(app, client, monkeypatch):
+    """The story during play, then the end screen: the chart of a later version goes on from where
+    it was drawn last (the new events only), and after an undo starts again."""
     game = new_game(client, players=2)
     read = []
-    live_log = store.live_log
+    live_effects = store.live_effects
 
-    def counting(game_id, after=0, before=None):
-        rows = live_log(game_id, after, before)
+    def counting(game_id, after=0, upto=None):
+        rows = live_effects(game_id, after, upto)
         read.append(len(rows))
         return rows
 
-    monkeypatch.setattr(chart.store, "live_log", counting)
+    monkeypatch.setattr(chart.store, "live_effects", counting)
 
     def drawn() -> tuple:
         with app.test_request_context():
-            known = app.extensions["banker.memory"].known(store.find_game(game.code))
-            history = chart.worth_history(known)
-            fresh = chart._replay(known, None)
-        return history, fresh
+            saved = store.find_game(game.code)
+            history = chart.worth_history(app.extensions["banker.memory"].known(saved))
+            return history, replayed(saved)
 
-    first, fresh = drawn()
-    assert read[0] == game.state()["version"] and first.worth == {p: list(v) for p, v in fresh.worth.items()}
+    first, (steps, worth) = drawn()
+    assert read == [game.state()["version"]] and first.worth == worth and first.turns == chart._in_turns(steps)
     play(game, (1, {"type": "roll", "dice": [1, 2]}), (1, {"type": "buy"}), (1, {"type": "end_turn"}))
     read.clear()
-    later, fresh = drawn()
-    assert read[0] == 3  # the three new events, not the game again
-    assert later.worth == {p: list(v) for p, v in fresh.worth.items()} and later.turns == chart._in_turns(fresh.turn_of_step)
+    later, (steps, worth) = drawn()
+    assert read == [3]  # the three new events, not the game again
+    assert later.worth == worth and later.turns == chart._in_turns(steps)
     game.ok("banker", type="undo")  # Ann's end of turn taken back
     read.clear()
-    undone, fresh = drawn()
-    assert read[0] == game.state()["version"] - 2  # from the start: all but the undone entry and the undo
-    assert undone.worth == {p: list(v) for p, v in fresh.worth.items()} and len(undone.turns) == len(later.turns) - 1
+    undone, (steps, worth) = drawn()
+    assert read == [game.state()["version"] - 2]  # from the start: all but the undone entry and the undo
+    assert undone.worth == worth and len(undone.turns) == len(later.turns) - 1

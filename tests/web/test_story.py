@@ -51,13 +51,15 @@ def story_of(app, game):
 def test_rent_returns_and_flows_of_a_short_evening(app, client):
     game = play(new_game(client), *EVENING, ("banker", {"type": "end_game"}))
     story = story_of(app, game)
-    assert {sq: (d.rent, d.rents) for sq, d in story.deeds.items()} == {3: (4, 1), 9: (8, 1), 19: (16, 1)}
+    assert (dict(story.deed_rent), dict(story.deed_rents)) == ({3: 4, 9: 8, 19: 16}, {3: 1, 9: 1, 19: 1})
     assert story.group_rent(load_board("us")) == {"brown": 4, "light_blue": 8, "pink": 0, "orange": 16, "red": 0,
                                                   "yellow": 0, "green": 0, "dark_blue": 0, "railroad": 0,
                                                   "utility": 0}
-    # Returns: rent less price, and for Connecticut the mortgage's $6 interest.
-    assert {sq: (d.cost, d.net, d.buyer) for sq, d in story.deeds.items()} == {
-        3: (60, -56, 1), 9: (126, -118, 1), 19: (200, -184, 1)}
+    # Returns: rent less price, and for Connecticut the mortgage's $6 interest; Ann's Baltic Avenue
+    # also returned the $100 Bob paid for it, which is what it cost him.
+    assert [(h.square, h.owner, h.how, h.rent, h.sold_for, h.cost, h.net) for h in story.holdings] == [
+        (3, 1, "bought", 4, 100, 60, 44), (9, 1, "bought", 8, 0, 126, -118), (19, 1, "bought", 16, 0, 200, -184),
+        (3, 2, "trade", 0, 0, 100, -100)]
     assert story.best_buy().square == 3 and story.worst_buy().square == 19
     assert (story.rent_earned, story.rent_paid) == ({1: 28}, {2: 28})
     assert story.best_deed(1) == (19, 16) and story.best_deed(2) is None
@@ -101,9 +103,39 @@ def test_the_evenings_records_and_big_moments_from_a_log():
     assert [(m.kind, m.step, m.player, m.group, m.square) for m in story.marks] == [
         ("monopoly", 6, 1, "brown", None), ("hotel", 7, 1, None, 1)]
     # Five levels on Mediterranean and four on Baltic, at $50 each.
-    assert (story.deeds[1].cost, story.deeds[3].cost) == (60 + 250, 60 + 200)
+    assert [(h.square, h.cost) for h in story.holdings] == [(3, 60 + 200), (1, 60 + 250)]
     assert dict(story.landings) == {3: 1, 10: 1, 5: 1, 14: 1}
     assert story.biggest_rent is None and story.best_deed(1) is None
+
+
+def test_each_owner_of_a_deed_in_turn_is_charged_and_credited_with_their_own_time_with_it():
+    """Ann buys the brown group; Bob buys both lots from her for $150 (half each: their prices are
+    equal) and builds a house on each; Ann pays him $10 rent; Bob goes bankrupt to Ann (his houses
+    sold back at $25 each) and Ann builds on the lots again. Each owner's return is their own."""
+    from banker.rules import effects as e
+
+    start = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+    nothing = {"cash": 0, "squares": [], "jail_cards": []}
+    log = [
+        [e.started([1, 2])],
+        [e.transfer(1, "bank", 60, "purchase", 1), e.bought(1, 1)],
+        [e.transfer(1, "bank", 60, "purchase", 3), e.bought(1, 3)],
+        [e.transfer(2, 1, 150, "trade"), e.trade_done(1, 2, 1, nothing | {"cash": 150}, nothing | {"squares": [1, 3]})],
+        [e.levels_set(2, 1, {1: 1, 3: 1}), e.transfer(2, "bank", 100, "building", group="brown")],
+        [e.transfer(1, 2, 10, "rent", 1)],
+        [e.bankrupt(2, 1), e.transfer("bank", 2, 25, "building_sale", 1), e.transfer("bank", 2, 25, "building_sale", 3),
+         e.transfer(2, 1, 1350, "bankruptcy")],
+        [e.levels_set(1, 1, {1: 1, 3: 1}), e.transfer(1, "bank", 100, "building", group="brown")],
+    ]
+    story = count(load_board("us"), [(effects, start + timedelta(minutes=n)) for n, effects in enumerate(log)])
+    assert [(h.square, h.owner, h.how, h.rent, h.sold_for, h.cost, h.net) for h in story.holdings] == [
+        (1, 1, "bought", 0, 75, 60, 15), (3, 1, "bought", 0, 75, 60, 15),
+        (1, 2, "trade", 10, 0, 75 + 50 - 25, -90), (3, 2, "trade", 0, 0, 75 + 50 - 25, -100),
+        (1, 1, "bankruptcy", 0, 0, 50, -50), (3, 1, "bankruptcy", 0, 0, 50, -50)]  # from no houses again
+    assert story.best_buy() is story.holdings[0] and story.worst_buy() is story.holdings[1]
+    assert [(m.kind, m.step, m.player, m.other) for m in story.marks] == [
+        ("monopoly", 2, 1, None), ("trade", 3, 2, 1), ("monopoly", 3, 2, None), ("bankrupt", 6, 2, 1),
+        ("monopoly", 6, 1, None)]
 
 
 def svg(page: str, css: str, last: bool = False) -> ET.Element:
