@@ -14,8 +14,9 @@ The modules, in the order a request meets them:
 - `undo`: undo and take back, and when a checkpoint is kept (`CHECKPOINT_EVERY`).
 - `log`: the event log read back: `live_log`, `live_effects`, `log_page` (the API's pages), `replay_game`.
 - `claims`: rejoin codes: `new_claim`, `claim`, `claim_state`, `take_seat`.
-- `archive`: a game taken away and brought back: its archive read out (`archive.events`), and
-  `bring_back`, an archive replayed into a new game (`BadArchive`, `BadEvent` when it does not).
+- `archive`: a game taken away and brought back: its archive read out (`archive.events`), a file's
+  JSON read in (`archive.read`: refused as cut short or as junk), and `bring_back`, an archive
+  replayed into a new game (`BadArchive`, `BadEvent` when it does not).
 - `timeline`: the game as it was at any version (`state_at`), from the checkpoints.
 - `tv`: the TV screen's view key: `new_view_key`, `tv_game`.
 

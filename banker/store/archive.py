@@ -8,6 +8,7 @@ first event that does not give what the file says it gave. Nothing is written un
 replayed, and then all of it in one transaction."""
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -34,6 +35,9 @@ VERSION = 1
 PAGE = 500
 # An event's fields in an archive, all of them required.
 FIELDS = ("seq", "time", "actor", "type", "action", "effects", "undone")
+# The words JSON spells out (Python's reader takes the last three too): a file that ends inside
+# one ends in the middle of a value.
+WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
 
 
 class BadArchive(ActionError):
@@ -70,6 +74,44 @@ def events(game: Game, page: int = PAGE) -> Iterator[dict]:
                    "type": event.type, "action": event.payload, "effects": event.effects,
                    "undone": event.seq in undone}
         after = rows[-1].seq
+
+
+def read(raw: bytes):
+    """The JSON in a file's bytes, for bring_back. A file that is not JSON is refused: as cut short
+    when it ends before its JSON does (every proper start of an export does, the empty file too: a
+    copy that stopped early), as not a game for anything else (junk: a picture, a page, another
+    text)."""
+    try:
+        return json.loads(raw)
+    except RecursionError:  # nested too deeply to be read: not a file this app wrote
+        cut = False
+    except ValueError as error:  # not JSON, or not UTF-8
+        cut = _cut_short(raw, error)
+    if cut:
+        raise BadArchive("archive_cut_short", N_("This file is cut short: it may not have been copied whole."))
+    raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
+
+
+def _cut_short(raw: bytes, error: ValueError) -> bool:
+    """Whether json.loads refused `raw` only because it ended: the reader wanted more when the text
+    ran out (a value, a comma, a closing quote), or stopped at the start of what the end cut off (a
+    word, a number's fraction or exponent, a \\u escape, a character's UTF-8 bytes)."""
+    if isinstance(error, UnicodeDecodeError):
+        return error.reason in ("unexpected end of data", "truncated data") and error.end == len(raw)
+    if not isinstance(error, json.JSONDecodeError):
+        return False
+    rest = error.doc[error.pos:]
+    if not rest.strip():
+        return True
+    if error.msg.startswith("Unterminated string"):  # said only when no quote closes it before the end
+        return True
+    if error.msg.startswith("Invalid \\uXXXX escape"):
+        return re.fullmatch(r"u[0-9a-fA-F]{0,4}", rest) is not None
+    if error.msg == "Expecting value":
+        return any(word.startswith(rest) for word in WORDS)
+    if error.msg.startswith("Expecting") or error.msg == "Extra data":  # "12." or "1e-": a number read as 12 or 1
+        return error.doc[error.pos - 1:error.pos].isdigit() and re.fullmatch(r"\.|[eE][-+]?", rest) is not None
+    return False
 
 
 def bring_back(archive, browser: Browser | None = None) -> tuple[Game, str]:

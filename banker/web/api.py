@@ -1,6 +1,5 @@
 """The JSON API (docs/api.md): the same actions as the pages, authenticated by bearer token."""
 
-import json
 import re
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
@@ -10,6 +9,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from .. import store
 from ..rules.errors import GameError
 from ..rules.view import state_json
+from ..store import archive
 from . import books, countdown
 from .context import known, public_url
 from .ledger import told_page
@@ -209,14 +209,13 @@ def bring_back():
     of every other request: a long evening's archive is a few megabytes (docs/api.md)."""
     request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
     try:
-        data = json.loads(request.get_data(cache=False))
+        raw = request.get_data(cache=False)
     except RequestEntityTooLarge:  # on its announced length, before any of it is read
         mb = current_app.config["IMPORT_MAX_BYTES"] // (1024 * 1024)
         return error("too_large", _("A game file is at most %(mb)s MB; this one is larger.", mb=mb), 413)
-    except (ValueError, RecursionError):  # not JSON, not UTF-8, cut short, or nested too deeply
-        return error("not_an_archive", _("This file is not a game exported by Tabletop Banker."), 400)
     try:
-        game, banker_token = store.bring_back(data)
+        # Not JSON: archive_cut_short when the file ends before its JSON does, else not_an_archive.
+        game, banker_token = store.bring_back(archive.read(raw))
     except GameError as err:
         return error(err.code, books.refused(err), err.status)
     return jsonify(code=game.code, banker_token=banker_token), 201

@@ -1,6 +1,5 @@
 """The front page: create a game, or import one exported on another laptop."""
 
-import json
 import re
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
@@ -11,6 +10,7 @@ from .. import store
 from ..rules.errors import N_, GameError
 from ..rules.board import EDITION_NAMES, load_board
 from ..rules.state import PRESETS, Settings
+from ..store import archive
 from . import books
 from .amounts import typed
 from .names import reader_language
@@ -120,8 +120,8 @@ def settings_from_form(form) -> dict:
 @bp.post("/games/import")
 def bring_back():
     """"Import a game": the file another laptop exported, replayed into a new game whose banker is
-    this browser; its host screen next. A refusal (too large, not a game file, an event that does
-    not replay) is said on this page, and nothing is created.
+    this browser; its host screen next. A refusal (too large, cut short, not a game file, an event
+    that does not replay) is said at the top of this page, and nothing is created.
 
     The body may be up to IMPORT_MAX_BYTES, so the limit is raised before anything reads it, and
     the CSRF token is checked here rather than before the view (web/__init__.py exempts it), since
@@ -130,13 +130,13 @@ def bring_back():
     try:
         current_app.extensions["csrf"].protect()
         upload = request.files.get("archive")
-        data = json.loads(upload.read()) if upload is not None else None
+        raw = upload.read() if upload is not None else None
     except RequestEntityTooLarge:
         mb = current_app.config["IMPORT_MAX_BYTES"] // (1024 * 1024)
         return _page(status=413, import_error=_("A game file is at most %(mb)s MB; this one is larger.", mb=mb))
-    except (ValueError, RecursionError):  # not JSON, not UTF-8, cut short, or nested too deeply
-        data = None
     try:
+        # Not JSON is refused as cut short or as junk (archive.read), no file as not a game.
+        data = archive.read(raw) if raw is not None else None
         game, _token = store.bring_back(data, browser("banker", create=True))
     except GameError as error:
         return _page(status=422, import_error=books.refused(error))

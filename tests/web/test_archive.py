@@ -139,7 +139,8 @@ def refusals(archive: dict) -> list[tuple[object, str, str]]:
         ({**archive, "edition": "mars"}, "archive_edition", "This file's board is not one this app knows"),
         ({**archive, "format": "other"}, "not_an_archive", "This file is not a game exported by Tabletop Banker."),
         (b"\x89PNG junk", "not_an_archive", "This file is not a game exported by Tabletop Banker."),
-        (text[: len(text) // 2], "not_an_archive", "This file is not a game exported by Tabletop Banker."),
+        (text[: len(text) // 2], "archive_cut_short", "This file is cut short: it may not have been copied whole."),
+        (text + "}", "not_an_archive", "This file is not a game exported by Tabletop Banker."),
         ({**archive, "events": archive["events"][:3] + archive["events"][4:]}, "bad_event",
          "Event 4 of the file does not replay: the events must be numbered 1, 2, 3"),
     ]
@@ -163,6 +164,42 @@ def test_the_refusal_names_the_event_in_the_readers_language(client, archive):
     # The rules' refusal is told as the French reader reads it, naming the seat by its name.
     assert response.status_code == 400 and " 5 " in message
     assert message.endswith("Bob n'a aucune propriété à acheter en ce moment.")
+
+
+def test_a_file_cut_short_at_any_byte_is_told_apart_from_junk(app, client):
+    from banker.store import archive
+
+    game = new_game(client)
+    game.ok(1, type="roll", dice=[1, 2])
+    game.ok(1, type="buy")
+    game.ok(1, type="pay", to=2, amount=10, memo="café, 日本")  # UTF-8 of two and three bytes in the file
+    game.ok("banker", type="bank_pay", player=2, amount=5, memo='a "quote" and a \\')
+    whole = game.client.get(f"/api/games/{game.code}/export", headers=bearer(game.banker)).get_data()
+    assert "café, 日本".encode() in whole and json.loads(whole)["events"][-1]["effects"]
+    with app.app_context():
+        said = set()
+        for end in range(len(whole.rstrip())):  # the copy stopped at byte `end`: ends in a word, a string, a character…
+            with pytest.raises(archive.BadArchive) as refused:
+                archive.read(whole[:end])
+            said.add(refused.value.code)
+        assert said == {"archive_cut_short"}
+        for junk in (b"\x89PNG\r\n\x1a\n\x00", b"<!doctype html><p>game</p>", b"Time,From,To\n1,2,3",
+                     whole.replace(b"\n", b"\n#", 1), "{\"memo\": \"café\"}".encode("latin-1"), whole + b"}",
+                     b'{"a": 1.x}', b'{"a": tx}', b'"\\u00zz"', b"[" * 100_000):
+            with pytest.raises(archive.BadArchive) as refused:
+                archive.read(junk)
+            assert refused.value.code == "not_an_archive", junk[:40]
+    # Told so by the API (400) and on the home page, and nothing is made.
+    before = games_count(app)
+    response = imported(client, whole[: len(whole) * 2 // 3])
+    assert response.status_code == 400 and response.get_json()["error"] == {
+        "code": "archive_cut_short", "message": "This file is cut short: it may not have been copied whole."}
+    browser = app.test_client()
+    page = browser.post("/games/import", data={"csrf_token": csrf_token(browser, "/"), "archive": (
+        io.BytesIO(whole[:-40]), "game.json")})
+    assert page.status_code == 422 and "This file is cut short: it may not have been copied whole." in page.get_data(
+        as_text=True)
+    assert games_count(app) == before
 
 
 class Huge(io.RawIOBase):
