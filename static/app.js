@@ -291,10 +291,13 @@ document.addEventListener("htmx:load", (event) => {
 });
 
 // A phone buzzes when something needs its player (templates/player/_buzz.html has the toggles): when
-// it becomes their turn, when their cash changes (rent arrives, a payment leaves), when an auction
-// they may bid in opens, when a trade is offered to them. Each is read off what a live update changed
-// on the page, as the server already draws it (#news h2.mine, the wallet's data-cash, the turn
-// panel's auction with its bids and its offers to this player), so the server does no work for it.
+// it becomes their turn, when their cash changes by something they did not do themselves (rent
+// arrives or is charged, the banker acts for them; not their own purchase, house or payment), when an
+// auction they may bid in opens, when a trade is offered to them. Each is read off what a live update
+// changed on the page, as the server already draws it (#news h2.mine; the wallet's data-cash, and its
+// data-moved, the newest entry that moved this player's money without their own tap; the turn
+// panel's auction with its bids and its offers to this player): a buzz calls attention to what the
+// player did not do, and the server, which knows who acted, says which money that was.
 // Vibrating is on by default where the browser can (not iOS Safari: the toggle says so), a short beep
 // (WebAudio) off; both remembered on the phone (localStorage).
 const BUZZES = { turn: [200, 100, 200], needed: [150, 80, 150], money: [80] };
@@ -307,9 +310,11 @@ const buzzSetting = (name, fallback) => {
 };
 function whatNeedsMe() {
   const auction = document.querySelector("#turn .auction");
+  const wallet = document.querySelector("#wallet [data-cash]")?.dataset;
   return {
     turn: Boolean(document.querySelector("#news h2.mine")),
-    cash: document.querySelector("#wallet [data-cash]")?.dataset.cash,
+    cash: wallet?.cash,
+    moved: wallet?.moved,
     auction: auction?.querySelector("form") ? auction.dataset.auction : null,
     offers: document.querySelectorAll("#turn .offer a[href='#trades']").length,
   };
@@ -340,7 +345,8 @@ document.addEventListener("htmx:sseMessage", () => {
   needed = null;
   if (now.turn && !before.turn) buzz(BUZZES.turn);
   else if ((now.auction && now.auction !== before.auction) || now.offers > before.offers) buzz(BUZZES.needed);
-  else if (now.cash !== undefined && before.cash !== undefined && now.cash !== before.cash) buzz(BUZZES.money);
+  else if (now.cash !== undefined && before.cash !== undefined && now.cash !== before.cash
+    && now.moved !== before.moved) buzz(BUZZES.money);
 });
 // The toggles: shown only with JavaScript (without it nothing buzzes); "Vibrate" says when this browser
 // cannot. A sound may only start after a tap on the page: the tap on "Sound" itself starts it.

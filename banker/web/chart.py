@@ -26,7 +26,14 @@ GAP = 8
 KEPT = 16  # ended games whose history stays in memory
 # Lines differ by their dashes as well as their token's colour, so no one has to tell colours apart.
 DASHES = ("", "14 6", "3 6", "14 6 3 6")
-PIN_RISE = 14  # a pinned moment's number: its centre this far over the plot's top
+PIN_RISE = 14  # a pin's number: its centre this far over the plot's top (the lower row)
+PIN_RADIUS = 11  # of the circle around a pin's number (two digits at 14 units fit in it)
+# Pins' numbers sit in two rows over the plot (PAD leaves room for no more), the higher a circle
+# and a little above the lower; moments with no room for a pin of their own share one, which the
+# list under the drawing tells as one item naming several (place_pins): in a real game several
+# moments fall in one turn, and their numbers overlapped.
+PIN_ROW = 2 * PIN_RADIUS + 2  # between the two rows' centres
+PIN_ROOM = 2 * PIN_RADIUS + 2  # between the centres of two pins in a row: their circles and a gap
 
 
 @dataclass(frozen=True)
@@ -60,15 +67,15 @@ class Line:
 
 @dataclass(frozen=True)
 class Pin:
-    """A big moment pinned on the turn axis (the story's chart): its number in the list under the
-    drawing, where it falls across and how high its number sits (pins close together alternate),
-    the turn it falls in, and what it was (story.py's Mark)."""
+    """A pin on the turn axis (the story's chart): its number in the list under the drawing, where
+    it falls across, how high its number sits, and the big moments it stands for, each as (the turn
+    it falls in, what it was: story.py's Mark). Moments at one place share a pin, which lists them."""
 
     number: int
     at: int
     y: int
-    turn: int
-    mark: object
+    moments: tuple[tuple[int, object], ...]
+    radius: int = PIN_RADIUS
 
 
 @dataclass(frozen=True)
@@ -249,13 +256,31 @@ def worth_chart(game: Known, players: list, marks: list = (), log=None) -> Worth
             points = " ".join(f"{places[i]:.1f},{y(values[i]):.1f}" for i in _kept(values, runs))
             lines.append(Line(p.id, p.name, p.token, DASHES[n % len(DASHES)], points,
                               values[0], max(values), values[-1]))
-    pins, last = [], None
-    for number, mark in enumerate((m for m in marks if m.step < len(history.turns)), 1):
-        at = round(x(history.turns[mark.step]))
-        # A pin's number sits over the plot; one too close to the one before sits higher.
-        high = last is not None and at - last.at < TEXT + 4 and last.y == top - PIN_RISE
-        pins.append(last := Pin(number, at, top - PIN_RISE - (TEXT + 4 if high else 0),
-                                math.ceil(history.turns[mark.step]), mark))
+    shown = [m for m in marks if m.step < len(history.turns)]
+    pins = place_pins([(x(history.turns[m.step]), math.ceil(history.turns[m.step]), m) for m in shown], top)
     return WorthChart(WIDTH, HEIGHT, left, right, top, bottom, TEXT, GAP,
                       [Tick(round(y(value)), label) for value, label in money_labels],
-                      [Tick(round(x(turn)), label) for turn, label in turn_labels], lines, tuple(pins))
+                      [Tick(round(x(turn)), label) for turn, label in turn_labels], lines, pins)
+
+
+def place_pins(moments: list[tuple[float, int, object]], top: int) -> tuple[Pin, ...]:
+    """The pins of `moments`, each (where it falls across, its turn, its mark), over a plot whose
+    top is at `top`. A moment where the pin before stands, or of that pin's turn and close enough
+    for their circles to meet, joins it (a turn's trades: one pin listing them); any other gets a
+    pin of its own, in the lower row where there is room, else in the higher, else it too joins the
+    pin before. No two pins' circles meet: two in a row stand PIN_ROOM apart at least, and the rows
+    are PIN_ROW apart."""
+    rows = (top - PIN_RISE, top - PIN_RISE - PIN_ROW)
+    placed: list[tuple[int, int, list]] = []  # (at, y, moments) of each pin so far, left to right
+    rightmost: dict[int, int] = {}  # a row's y: where its rightmost pin stands
+    for place, turn, mark in sorted(moments, key=lambda moment: moment[0]):
+        at = round(place)
+        free = [y for y in rows if y not in rightmost or at - rightmost[y] >= PIN_ROOM]
+        if placed:
+            before, _, listed = placed[-1]
+            if not free or at - before < PIN_RADIUS or at - before < PIN_ROOM and turn == listed[-1][0]:
+                listed.append((turn, mark))
+                continue
+        placed.append((at, free[0], [(turn, mark)]))
+        rightmost[free[0]] = at
+    return tuple(Pin(number, at, y, tuple(listed)) for number, (at, y, listed) in enumerate(placed, 1))

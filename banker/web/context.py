@@ -23,6 +23,7 @@ from .. import qr
 from ..live.memory import Known
 from ..models import Game
 from ..rules import Actor, legal_actions
+from ..rules.actions import UNDO
 from ..rules.bankruptcy import owed, raisable_cash
 from ..rules.cards import deck, holder
 from ..rules.holdings import holdings
@@ -229,6 +230,10 @@ TURN_ACTIONS = frozenset({"roll", "end_turn", "pay_jail_fine", "use_jail_card", 
 # What a phone's turn panel offers, of all a player may do (the rest is on its wallet and trades).
 PHONE_TURN_ACTIONS = frozenset({"opening_roll", "use_jail_card", "pay_jail_fine", "roll", "end_turn", "buy", "bid",
                                 "pass", "pay_debt", "bankrupt"})
+# A seat's own actions whose money the table decided, not the tap: the dice and the cards it only
+# reports (the rent or tax where the dice brought it, a card's fine, the salary for passing Go).
+# What its other actions moved (a purchase, a house, a payment) was the tap's own doing.
+REPORTED = frozenset({"roll", "draw", "utility_roll"})
 
 
 class TableScreen(Screen):
@@ -394,7 +399,7 @@ class PhoneScreen(Screen):
         "news": ("news",),
         "turn": ("me", "legal", "news", "take_back", "trades", "deck_cards", "standings", "debts", "bids",
                  "auction_clock"),
-        "wallet": ("me", "legal", "holdings", "others"),
+        "wallet": ("me", "legal", "holdings", "others", "money_news"),
         "trades": ("me", "trades", "others", "names"),
         "history": ("history",),
     }
@@ -404,8 +409,8 @@ class PhoneScreen(Screen):
         # latest line (the news, a part of its own).
         "turn": ("me_in_turn", "turn_legal", "take_back", "incoming", "my_debts", "raisable", "owed_total",
                  "deck_cards", "my_doubles", "my_pending"),
-        "wallet": ("me", "wallet_legal", "holdings", "others", "state.status", "state.bank_houses", "state.bank_hotels",
-                   "state.settings"),
+        "wallet": ("me", "wallet_legal", "holdings", "others", "money_news", "state.status", "state.bank_houses",
+                   "state.bank_hotels", "state.settings"),
         "trades": ("me_out", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
         "history": ("history",),
     }
@@ -489,6 +494,29 @@ class PhoneScreen(Screen):
         for section in sections:
             section["open"] = any(_possible(lot, button) for lot in section["lots"] for button in can)
         return {"holdings": sections}
+
+    @cached_property
+    def money_news(self) -> dict:
+        """The newest entry that moved this player's money without their own tap choosing it
+        (another seat's action or the banker's, an undo but their own take-back, the rent or card
+        their dice brought), 0 when none of the newest entries did: a phone buzzes when this
+        changes with its cash (static/app.js), so its own purchase or house does not buzz it.
+        After one new entry (no undo) it is that entry or the screen's of the version before."""
+        entries, before = self.game.entries, self.previous
+        if (before is not None and "money_news" in before.__dict__ and before.game.version == self.game.version - 1
+                and entries and entries[0].type != UNDO):
+            return {"money_news": entries[0].seq} if self._news_to_me(entries[0]) else before.money_news
+        return {"money_news": next((e.seq for e in entries if self._news_to_me(e)), 0)}
+
+    def _news_to_me(self, entry) -> bool:
+        """Whether an entry moved this player's money other than by their own choice (an undo
+        by anyone else may have: the cash beside it says)."""
+        if entry.undone:
+            return False
+        if entry.type == UNDO:
+            return entry.actor != str(self.player)
+        return ((entry.actor != str(self.player) or entry.type in REPORTED)
+                and any(e["kind"] == "transfer" and self.player in (e["from"], e["to"]) for e in entry.effects))
 
     @cached_property
     def others(self) -> dict:

@@ -13,7 +13,7 @@ import pytest
 from banker import rules, store
 from banker.rules.networth import net_worths
 from banker.web import chart
-from banker.web.chart import nice_step
+from banker.web.chart import PAD, PIN_RADIUS, nice_step, place_pins
 
 from ..evenings import next_move
 
@@ -190,3 +190,60 @@ def test_a_game_drawn_again_later_reads_only_what_came_since_unless_something_wa
     undone, (steps, worth) = drawn()
     assert read == [game.state()["version"] - 2]  # from the start: all but the undone entry and the undo
     assert undone.worth == worth and len(undone.turns) == len(later.turns) - 1
+
+
+def test_pins_of_moments_close_together_never_overlap_and_list_every_moment(client, host):
+    """A play-test's story: Ann and Bob trade Baltic Avenue back and forth six times in one turn of a
+    game of twenty, so the six moments fall within a few units of each other on the turn axis. No
+    two pins' circles (their numbers' boxes) meet, all inside the drawing, and the list under it
+    tells each trade once, under the number of the pin that stands for it."""
+    game = new_game(client)
+    play(game, (1, {"type": "roll", "dice": [1, 2]}), (1, {"type": "buy"}))  # Baltic Avenue
+    for n in range(6):
+        giver, taker = (1, 2) if n % 2 == 0 else (2, 1)
+        play(game, (giver, {"type": "offer_trade", "to": taker, "give": {"squares": [3]}, "get": {"cash": 10}}),
+             (taker, {"type": "accept_trade", "trade": n + 1}))
+    # Back to Go (a correction: nothing paid), so that every roll of 4 + 6 lands on a corner.
+    play(game, ("banker", {"type": "move", "player": 1, "square": 0}), (1, {"type": "end_turn"}))
+    for turn in range(19):
+        who = 2 - turn % 2
+        if next(p for p in game.state()["players"] if p["id"] == who)["in_jail"]:
+            play(game, (who, {"type": "pay_jail_fine"}))
+        play(game, (who, {"type": "roll", "dice": [4, 6]}), (who, {"type": "end_turn"}))
+    page = host(game).page(f"/t/{game.code}/story")
+    svg = drawing(page)
+    _, _, width, height = map(float, svg.get("viewBox").split())
+    circles = [(float(c.get("cx")), float(c.get("cy")), float(c.get("r"))) for c in svg.findall(f"{SVG}circle")
+               if c.get("class") == "pin"]
+    boxes = [(x - r, y - r, x + r, y + r) for x, y, r in circles]
+    assert boxes and all(0 <= left and right <= width and 0 <= top and bottom <= height
+                         for left, top, right, bottom in boxes)
+    for n, a in enumerate(boxes):
+        for b in boxes[n + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    numbers = [t.text for t in svg.findall(f"{SVG}text") if t.get("class") == "pin"]
+    assert numbers == [str(n) for n in range(1, len(circles) + 1)]
+    listed = page[page.index('<ol class="pins">'):]
+    listed = ET.fromstring(listed[:listed.index("</ol>") + len("</ol>")])
+    assert [li.get("value") for li in listed] == numbers
+    told = " ".join(unescape("".join(li.itertext())) for li in listed)
+    assert told.count("Ann and Bob traded.") + told.count("Bob and Ann traded.") == 6
+    assert told.startswith("Turn 1: ")
+
+
+@pytest.mark.parametrize("spacing", [0, 2.5, 7, 12, 13, 25, 30])
+def test_pins_take_two_rows_then_share_whatever_the_spacing(spacing):
+    """Forty moments `spacing` units apart (a few at the very same place): every moment on one pin,
+    in order, and no two pins' circles meet; far enough apart, one pin each."""
+    places: list[float] = []
+    for n in range(40):
+        places.append(places[-1] if n % 7 == 6 else 60 + spacing * n)  # every seventh where the one before is
+    pins = place_pins([(place, n, f"moment {n}") for n, place in enumerate(places)], top=PAD)
+    assert [mark for pin in pins for _, mark in pin.moments] == [f"moment {n}" for n in range(40)]
+    assert [pin.number for pin in pins] == list(range(1, len(pins) + 1))
+    for n, a in enumerate(pins):
+        assert a.y - a.radius >= 0 and a.y + a.radius <= PAD
+        for b in pins[n + 1:]:
+            assert abs(a.at - b.at) >= 2 * a.radius or abs(a.y - b.y) >= 2 * a.radius, (a, b)
+    if spacing >= 2 * PIN_RADIUS + 2:
+        assert len(pins) == len({*places})

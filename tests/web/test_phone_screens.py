@@ -1,11 +1,17 @@
 """Issue 10, the phones: a history worth reading (its player's events and the table's big moments),
 a wallet whose colour groups fold, a card picker in groups, and a seat gone to another phone."""
 
+import random
 import re
 from html import unescape
 
 import pytest
 
+from banker import store
+from banker.models import db
+from banker.web.context import PhoneScreen, known
+
+from ..evenings import next_move
 from .games import BROWN, TO_CHANCE, new_game, page_form, play, rejoin_address, take_seat
 
 SEAT_MOVED = "This seat moved to another phone; ask the banker for a new rejoin code."
@@ -114,3 +120,61 @@ def test_a_phones_latest_line_is_what_concerns_it_or_the_table(client, phone, ho
     assert latest[1] == latest[2] == "Ann rejected Bob's offer."
     assert latest[3] == "The game starts. Order: Ann, Bob, and Cy."  # not Ann and Bob's payment or trade
     assert '<p class="latest" id="news">Ann rejected Bob\'s offer.</p>' in unescape(host(game).page())
+
+
+def test_the_wallet_names_the_newest_money_its_player_did_not_move_themself(client, phone):
+    """What the phone's buzz reads (static/app.js): the wallet's data-moved, the newest entry that
+    moved the player's money without their own tap choosing it. Ann's own purchase, house and
+    take-back leave it; the rent her dice brought, rent arriving from Bob, the banker's charge and
+    the banker's undo move it on."""
+    game = new_game(client)
+
+    def moved(pid: int) -> tuple[int, int]:
+        found = re.search(r'data-cash="(\d+)" data-moved="(\d+)"', phone(game, pid).page())
+        return int(found[1]), int(found[2])
+
+    def version() -> int:
+        return game.state()["version"]
+
+    assert moved(1) == (1500, 0)
+    play(game, (1, {"type": "roll", "dice": [1, 2]}), (1, {"type": "buy"}))  # Baltic Avenue, her own tap
+    assert moved(1) == (1440, 0)
+    play(game, (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [1, 2]}))  # Bob pays Ann $4 rent
+    rent = version()
+    assert moved(1) == (1444, rent) and moved(2) == (1496, rent)  # Bob's dice brought it: news to him too
+    play(game, (2, {"type": "end_turn"}), ("banker", {"type": "bank_charge", "player": 1, "amount": 44}))
+    charge = version()
+    assert moved(1) == (1400, charge)
+    play(game, ("banker", {"type": "move", "player": 1, "square": 39}),  # a correction: nothing paid
+         (1, {"type": "roll", "dice": [1, 1]}))  # past Go (the salary: news) to Mediterranean Avenue
+    salary = version()
+    assert moved(1) == (1600, salary)
+    play(game, (1, {"type": "buy"}), (1, {"type": "build", "square": 1}))  # her own taps
+    assert moved(1) == (1490, salary)
+    play(game, (1, {"type": "take_back"}))  # her own house taken back: still her own doing
+    assert moved(1) == (1540, salary)
+    play(game, ("banker", {"type": "undo"}))  # the banker undoes her purchase: news
+    assert moved(1) == (1600, version())
+
+
+def test_the_money_news_from_the_screen_before_is_the_money_news_read_afresh(app, client):
+    """The live path takes a phone's money news from its screen of the version before (one new
+    entry to look at, not all of them): over a random evening with undos, it is what reading every
+    entry again says, on each seat."""
+    game = new_game(client, players=3)
+    rng = random.Random(7)
+    before: dict[int, PhoneScreen] = {}
+    news = set()
+    with app.test_request_context():
+        for _ in range(60):
+            who, action = next_move(game.state(), rng)
+            game.act(who, **action)
+            db.session.remove()
+            row = known(store.find_game(game.code))
+            for seat in (1, 2, 3):
+                screen, fresh = PhoneScreen(row, seat), PhoneScreen(row, seat)
+                screen.previous = before.get(seat)
+                assert screen.money_news == fresh.money_news, (seat, action)
+                news.add(fresh.money_news["money_news"])
+                before[seat] = screen
+    assert len(news) > 5  # the evening moved money many times
