@@ -4,21 +4,31 @@ game, models.TvKey); the key opens that one page (and its live connection), noth
 a token of the API, nor a badge."""
 
 import hmac
+import secrets
 
 from sqlalchemy import delete, select
 
 from ..live.notifier import announce, notifier
 from ..models import Game, TvKey, db
 from .engine import writing
-from .games import game_code
-from .identity import new_token, token_hash
+from .games import CODE_ALPHABET, game_code
+from .identity import token_hash
+
+# A view key is typed on a TV's remote, so it is short and read aloud easily: 8 characters of the
+# game codes' alphabet (no 0/O or 1/I look-alikes), in either case: 40 bits. Enough for a page
+# that only shows the game: a guess needs the game's code as well, a wrong key is one of the 30
+# unknown codes a minute (300 a day) an address may try (web/limits.py): one address would need
+# millions of years to find it; and it lives only until the banker makes a new one. Keys made before
+# (43 characters of token_urlsafe) keep working: they are never 8 characters long, so they are
+# compared as they are.
+VIEW_KEY_LENGTH = 8
 
 
 def new_view_key(game: Game) -> str:
     """A new view key for the game's TV screen; an earlier one stops working, and a TV still open
     on it hears so at once (the seats' check of every open page of the game: the version is the
     same, nothing in the game changed)."""
-    key = new_token()
+    key = "".join(secrets.choice(CODE_ALPHABET) for _ in range(VIEW_KEY_LENGTH))
     with writing():
         db.session.execute(delete(TvKey).where(TvKey.game_id == game.id))
         db.session.add(TvKey(game_id=game.id, key_hash=token_hash(key)))
@@ -37,6 +47,13 @@ def tv_game(code: str, key: str) -> Game | None:
         return None
     row = db.session.execute(select(Game, TvKey.key_hash).outerjoin(TvKey, TvKey.game_id == Game.id)
                              .where(Game.code == code)).first()
-    if row is None or row.key_hash is None or not hmac.compare_digest(row.key_hash, token_hash(key)):
+    if row is None or row.key_hash is None or not hmac.compare_digest(row.key_hash, token_hash(_typed(key))):
         return None
     return row[0]
+
+
+def _typed(key: str) -> str:
+    """A short view key as it was made (upper case), however the TV's keyboard typed it; an older,
+    long key as it is."""
+    upper = key.upper()
+    return upper if len(key) == VIEW_KEY_LENGTH and all(c in CODE_ALPHABET for c in upper) else key

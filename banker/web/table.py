@@ -82,9 +82,16 @@ def timeline(code):
         return not_the_banker()
     version = version_asked(request.args.get("v"), game.version)
     if version is None:
-        return message(_("There is no such version of this game: its versions are 0 to %(newest)s.",
+        return message(_("There is no such step of this game: its steps are 0 to %(newest)s.",
                          newest=game.version), 400)
-    return render_template("table/_past.html" if from_htmx() else "table/timeline.html", **past(game, version))
+    if not from_htmx():
+        return render_template("table/timeline.html", **past(game, version))
+    # The address follows the slider and the steps, so that the banker can reload or share the point
+    # shown. Replaced, not pushed: a slider dragged across the game asks for dozens of points, and
+    # Back should leave the timeline, not walk back through each of them.
+    response = make_response(render_template("table/_past.html", **past(game, version)))
+    response.headers["HX-Replace-Url"] = url_for("table.timeline", code=game.code, v=version)
+    return response
 
 
 @bp.post("/act")

@@ -32,7 +32,8 @@ def version_asked(value: str | None, newest: int) -> int | None:
 def past(game: Game, version: int) -> dict:
     """Template variables of the game as it was at `version`: those the host's board and balances
     use (templates/table/_board.html, _balances.html), the deeds by owner, the entry that made the
-    version in words, and the steps to the versions around it."""
+    version in words, whose turn it was, and the steps to the versions around it. (The page calls a
+    version a step: "Step 12 of 50".)"""
     state = store.state_at(game, version)
     players = {p.id: p for p in state.players}
     deeds = {p.id: [] for p in state.players}
@@ -46,6 +47,9 @@ def past(game: Game, version: int) -> dict:
         entry = {"text": ledger.told_page(now, now.state, [row])[0], "time": ledger.clock(row.created_at),
                  "undone": row.undone}
     steps = [(step, version + step) for step in STEPS if 0 <= version + step <= game.version]
+    # Whose turn it was then, as the table says it ("Ann's turn"): a family finds a point by the turn
+    # and the time, not by a version number.
+    turn = players[state.turn].name if state.status == "playing" and state.turn in players else None
     return {"code": game.code, "version": version, "newest": game.version, "state": state, "board": state.board,
             "currency": state.board.currency, "players": players, "tokens": TOKENS, "BANK": BANK, "banker": True,
-            "cells": board_cells(state), "deeds": deeds, "entry": entry, "steps": steps}
+            "cells": board_cells(state), "deeds": deeds, "entry": entry, "steps": steps, "turn": turn}

@@ -1,6 +1,8 @@
 """Issue 23, item 4: the TV screen at 1920×1080, read from a sofa: the join QR in the lobby, then the
 board, the standings turning from cash to net worth and the latest events, all pushed live with no
-request of the TV's own; nothing scrolls, and axe finds nothing. A new link stops the old one."""
+request of the TV's own; nothing scrolls, nothing is cut, the board's names are large enough for the
+far side of a room (at 1280×720 too, smaller), and axe finds nothing. A new link, short enough to
+type on a TV's remote, stops the old one."""
 
 import re
 
@@ -12,6 +14,40 @@ from .conftest import DESKTOP, LIVE, PHONE, check_accessible, join, roll
 pytestmark = pytest.mark.e2e
 
 TV = {"viewport": {"width": 1920, "height": 1080}}
+NAMES = 22  # px: the least size of a square's name at 1080p, read from three metres
+
+# Every element of the page that is partly on the screen and partly off it: past the window, or past
+# a box that clips it (the latest events, which must show whole lines or none). Something wholly
+# clipped away (an event that did not fit) is not shown, and not counted; nor is anything hidden.
+CUT = """() => [...document.querySelectorAll('main *')].flatMap((e) => {
+  const r = e.getBoundingClientRect();
+  if (!e.checkVisibility({visibilityProperty: true}) || !r.width || !r.height) return [];
+  let [top, left, bottom, right] = [0, 0, innerHeight, innerWidth];
+  for (let a = e.parentElement; a; a = a.parentElement) {
+    if (getComputedStyle(a).overflow === 'visible') continue;
+    const b = a.getBoundingClientRect();
+    [top, left, bottom, right] = [Math.max(top, b.top), Math.max(left, b.left), Math.min(bottom, b.bottom), Math.min(right, b.right)];
+  }
+  const seen = r.top < bottom && r.bottom > top && r.left < right && r.right > left;
+  const whole = r.top >= top - .5 && r.left >= left - .5 && r.bottom <= bottom + .5 && r.right <= right + .5;
+  return seen && !whole ? [`${e.tagName}#${e.id}.${e.className}: ${e.textContent.trim().slice(0, 40)}`] : [];
+})"""
+# The board's names whose words or lines do not fit their tile (the tile clips them).
+NAMES_CUT = """() => [...document.querySelectorAll('#board .sq-name')]
+  .filter((n) => n.scrollWidth > n.clientWidth + .5 || n.scrollHeight > n.clientHeight + .5).map((n) => n.textContent)"""
+
+
+def font_size(locator) -> float:
+    return float(locator.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+
+
+def fits(tv, what: str) -> None:
+    """Nothing scrolls, and nothing on the screen is cut: not a line of the latest events, nor a
+    square's name."""
+    assert tv.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight "
+                       "&& document.scrollingElement.scrollWidth <= innerWidth"), what
+    assert tv.evaluate(CUT) == [], what
+    assert tv.evaluate(NAMES_CUT) == [], what
 
 
 def tv_link(host) -> str:
@@ -35,12 +71,19 @@ def test_the_tv_shows_the_game_across_the_room(contexts, server, artifacts):
     tv.clock.install()
     asked = []
     tv.on("request", lambda request: asked.append(request.url))
-    tv.goto(tv_link(host))
+    link = tv_link(host)
+    # Short enough to type on a remote: the view key is 8 characters without look-alikes, shown to
+    # the banker in large type.
+    assert re.search(r"/tv/[A-Z0-9]{5}/[A-HJ-NP-Z2-9]{8}\?lang=en$", link), link
+    assert font_size(host.locator("main .url")) >= 28
+    host.screenshot(path=artifacts / "tv-link.png")
+    tv.goto(link)
     expect(tv.locator('#tv-lobby [data-qr="join"] svg')).to_be_visible()
     ann, bob = contexts.page("Ann", **PHONE), contexts.page("Bob", **PHONE)
     join(ann, join_url, "Ann", "Car")
     join(bob, join_url, "Bob", "Dog")
     expect(tv.locator("#tv-lobby .seats li")).to_have_count(2, timeout=LIVE)
+    fits(tv, "the TV in the lobby")
     check_accessible(tv, "the TV in the lobby")
     tv.screenshot(path=artifacts / "tv-lobby.png")
 
@@ -57,17 +100,25 @@ def test_the_tv_shows_the_game_across_the_room(contexts, server, artifacts):
     cash = tv.locator('[data-ranking="cash"]')
     expect(cash).to_be_visible()
     expect(cash.locator("tr").first).to_contain_text("Bob")  # $1,500 against Ann's $1,440
+    # Which measure is shown is a heading as large as the sums under it, and it changes with them.
+    measure = tv.locator(".tv-rotation caption:visible")
+    expect(measure).to_have_text("Cash")
+    assert font_size(measure) >= font_size(cash.locator(".cash").first) >= 36
     worth = tv.locator('[data-ranking="worth"]')
     expect(worth).to_be_hidden()
     tv.clock.fast_forward(8_000)  # the standings turn to net worth, Ann's deed counted
     expect(worth).to_be_visible()
     expect(cash).to_be_hidden()
+    expect(measure).to_have_text("Net worth")
     expect(worth.locator('tr[data-player="1"] .cash')).to_have_text("$1,500")
-    # Readable from a sofa: the newest event and whose turn in large type; nothing scrolls.
-    assert float(tv.locator("#tv-news li").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 36
-    assert float(tv.locator("#turn .whose").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 48
-    assert tv.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight "
-                       "&& document.scrollingElement.scrollWidth <= innerWidth")
+    # Readable from a sofa: the newest event and whose turn in large type; the board's names, and
+    # its owners' badges, large enough for the far side of the room.
+    assert font_size(tv.locator("#tv-news li").first) >= 36
+    assert font_size(tv.locator("#turn .whose")) >= 48
+    assert min(font_size(name) for name in tv.locator("#board .sq-name").all()) >= NAMES
+    badge = tv.locator('#board [data-square="3"] .owner').bounding_box()
+    assert min(badge["width"], badge["height"]) >= 30
+    fits(tv, "the TV in play")
     assert [url for url in asked if "/live" not in url and url != tv.url and "/static/" not in url] == []
     assert len([url for url in asked if "/live" in url]) == 1  # one connection, kept open: no polling
     check_accessible(tv, "the TV in play")
@@ -89,10 +140,57 @@ def test_the_tv_shows_the_game_across_the_room(contexts, server, artifacts):
     assert auction.locator("button, form").count() == 0
     expect(tv.locator("#tv-news li")).to_have_count(5)  # new events came one by one; five are kept
     expect(tv.locator("#tv-news li").first).to_have_text("Ann bids $120.")
-    check_accessible(tv, "the TV during an auction")
+    # Nothing cut: the events that fit are shown whole, the last one inside the screen, the others
+    # not at all.
     tv.screenshot(path=artifacts / "tv-auction.png")
+    fits(tv, "the TV during an auction")
+    last = tv.evaluate("""() => [...document.querySelectorAll('#tv-news li')].map((li) => li.getBoundingClientRect())
+      .filter((r) => r.right <= innerWidth).at(-1).bottom""")
+    assert last <= 1080
+    check_accessible(tv, "the TV during an auction")
+    # A smaller TV (720p): the same screen, smaller, still whole.
+    tv.set_viewport_size({"width": 1280, "height": 720})
+    fits(tv, "the TV at 1280×720")
+    tv.screenshot(path=artifacts / "tv-auction-720p.png")
+    tv.set_viewport_size(TV["viewport"])
 
     # A new link: the TV on the old one says so.
     tv_link(host)
     expect(tv.get_by_role("heading", name="This TV link no longer works")).to_be_visible(timeout=LIVE)
+    assert not contexts.errors and not contexts.blocked
+
+
+def test_eight_players_and_an_auction_still_fit(contexts, server, artifacts):
+    """The fullest the side of the screen gets: eight players' standings under an auction (its eight
+    bidders named), beside a board with houses, pawns and owners. Set up through the API in process;
+    the TV is the only browser."""
+    client = server.app.test_client()
+    made = client.post("/api/games", json={}).get_json()
+    code, banker = made["code"], {"Authorization": f"Bearer {made['banker_token']}"}
+    names = ("Anna", "Bob", "Chloé", "Dmitri", "Eleonora", "Fabrice", "Gwendolyn", "Hiroshi")
+    tokens = ("car", "dog", "hat", "ship", "cat", "iron", "thimble", "wheelbarrow")
+    seats = [client.post(f"/api/games/{code}/players", json={"name": name, "token": token}).get_json()["player_token"]
+             for name, token in zip(names, tokens)]
+
+    def act(who, **action):
+        token = made["banker_token"] if who == "banker" else seats[who - 1]
+        answer = client.post(f"/api/games/{code}/actions", json=action, headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 200, answer.get_json()
+
+    act("banker", type="start", order=list(range(1, 9)))
+    act("banker", type="move", player=1, square=39)
+    act(1, type="roll", dice=[1, 1]), act(1, type="buy"), act(1, type="roll", dice=[1, 1]), act(1, type="buy")
+    act(1, type="set_buildings", levels={"1": 4, "3": 4})  # Mediterranean and Baltic Avenues, 4 houses each
+    act(1, type="roll", dice=[2, 4]), act(1, type="decline"), act(2, type="bid", amount=120)  # Connecticut Avenue
+    url = client.post(f"/api/games/{code}/tv", headers=banker).get_json()["url"]
+
+    tv = contexts.page("tv", **TV)
+    tv.goto(re.sub(r"^https?://[^/]+", "", url))
+    expect(tv.locator("#turn .auction .high-bid")).to_have_text("High bid $120 by Bob")
+    expect(tv.locator('[data-ranking="cash"] tr')).to_have_count(8)
+    assert min(font_size(name) for name in tv.locator("#board .sq-name").all()) >= NAMES
+    fits(tv, "eight players and an auction")
+    tv.screenshot(path=artifacts / "tv-eight-players.png")
+    tv.set_viewport_size({"width": 1280, "height": 720})
+    fits(tv, "eight players and an auction at 1280×720")
     assert not contexts.errors and not contexts.blocked

@@ -176,7 +176,7 @@ def test_the_host_screen_shows_the_banker_a_tv_link(app, game, host):
     link_page = banker.client.get(made.headers["Location"])
     assert link_page.headers["Cache-Control"] == "no-store"
     html = link_page.get_data(as_text=True)
-    url = unescape(re.search(r'<p class="url">([^<]+)</p>', html).group(1))
+    url = unescape(re.search(r'<p class="url tv-url">(.+?)</p>', html).group(1).replace("<wbr>", ""))
     assert 'data-qr="tv"' in html and urlsplit(url).query == "lang=en"
     assert "Ann's turn" in tv(app, urlsplit(url).path).page()
     # A new link (the API's here) stops this one: its page says so, and offers a new one.
@@ -184,6 +184,31 @@ def test_the_host_screen_shows_the_banker_a_tv_link(app, game, host):
     html = banker.client.get(made.headers["Location"]).get_data(as_text=True)
     assert "This TV link no longer works" in html and 'data-qr="tv"' not in html
     assert tv(app, urlsplit(url).path).client.get(urlsplit(url).path).status_code == 404
+
+
+def test_the_link_is_short_enough_to_type_on_a_remote(app, game):
+    """8 characters without look-alikes (0/O, 1/I), typed in either case; a key made before, 43
+    characters long, still opens the TV until the banker makes a new one."""
+    from banker import store
+    from banker.models import TvKey, db
+
+    path = tv_link(game)
+    key = path.rsplit("/", 1)[1]
+    assert re.fullmatch(f"[{store.CODE_ALPHABET}]{{8}}", key), key
+    assert "Ann's turn" in tv(app, path).page()
+    assert "Ann's turn" in tv(app, path[:-8] + key.lower()).page()  # typed in lower case
+    # One character off is another key: refused.
+    other = path[:-1] + ("2" if key[-1] != "2" else "3")
+    assert app.test_client().get(other).status_code == 404
+    # A long key of before (as store.new_view_key made them, token_urlsafe(32)) keeps working.
+    old = store.new_token()
+    with app.app_context():
+        game_id = db.session.scalar(db.select(TvKey.game_id))
+        db.session.execute(db.update(TvKey).where(TvKey.game_id == game_id).values(key_hash=store.token_hash(old)))
+        db.session.commit()
+    assert len(old) == 43 and "Ann's turn" in tv(app, f"/tv/{game.code}/{old}").page()
+    assert app.test_client().get(f"/tv/{game.code}/{old.lower()}").status_code == 404  # compared as it is
+    assert app.test_client().get(path).status_code == 404
 
 
 def test_a_tv_has_its_own_share_of_the_games_live_connections(app, game, monkeypatch):
