@@ -5,9 +5,9 @@ Eight players play by themselves (benchmarks/bot.py) to 1,000 and 5,000 events; 
 times the banker's story page (the game is still going: the banker's "story so far"): the first
 time, with the story, its HTML and the net-worth history forgotten before each request (each is
 kept per game version: the first reader of a version pays for all three), and again with them
-kept, as every later reader of that version in that language is served; and apart, two parts of
-the first time: counting the story from the log (one query of every live event's effects) and the
-net-worth chart's replay of the game.
+kept, as every later reader of that version in that language is served; and apart, three parts of
+the first time: reading the log (one query of every live event's effects), counting the story from
+it, and counting the net-worth chart from it (rules/networth.py's WorthTally).
 
 Run: .venv/bin/python benchmarks/story.py   (about two minutes; prints a table; asserts nothing)
 """
@@ -21,9 +21,9 @@ from pathlib import Path
 from live_and_actions import a_table, play
 
 from banker import create_app, store
-from banker.web.chart import worth_history
+from banker.web.chart import _replay
 from banker.web.context import known
-from banker.web.story import told_story
+from banker.web.story import count
 
 
 def median_ms(fn, rounds: int, before=lambda: None) -> float:
@@ -61,13 +61,16 @@ def main() -> None:
             cached = median_ms(page, 30)
             with app.test_request_context():
                 now = known(store.find_game(code))
-                counting = median_ms(lambda: told_story(now), 10, before=forget)
-                replay = median_ms(lambda: worth_history(now), 10, before=forget)
+                log = store.live_effects(now.id, upto=now.version)
+                reading = median_ms(lambda: store.live_effects(now.id, upto=now.version), 10)
+                counting = median_ms(lambda: count(now.state.board, log), 10)
+                chart = median_ms(lambda: _replay(now, None, lambda: log), 10)
             size = len(client.get(f"/t/{code}/story").data)
-            rows.append((store.find_game(code).version, first, cached, counting, replay, size))
-    print(f"{'events':>7} {'first ms':>9} {'cached ms':>10} {'counting ms':>12} {'chart replay ms':>16} {'page bytes':>11}")
-    for events, first, cached, counting, replay, size in rows:
-        print(f"{events:>7,} {first:>9.1f} {cached:>10.1f} {counting:>12.1f} {replay:>16.1f} {size:>11,}")
+            rows.append((store.find_game(code).version, first, cached, reading, counting, chart, size))
+    print(f"{'events':>7} {'first ms':>9} {'cached ms':>10} {'reading ms':>11} {'counting ms':>12} "
+          f"{'chart ms':>9} {'page bytes':>11}")
+    for events, first, cached, reading, counting, chart, size in rows:
+        print(f"{events:>7,} {first:>9.1f} {cached:>10.1f} {reading:>11.1f} {counting:>12.1f} {chart:>9.1f} {size:>11,}")
 
 
 if __name__ == "__main__":
