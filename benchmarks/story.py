@@ -9,7 +9,7 @@ kept, as every later reader of that version in that language is served; and apar
 the first time: reading the log (one query of every live event's effects), counting the story from
 it, and counting the net-worth chart from it (rules/networth.py's WorthTally).
 
-Run: .venv/bin/python benchmarks/story.py   (about two minutes; prints a table; asserts nothing)
+Run: .venv/bin/python benchmarks/story.py   (about 20 seconds; prints a table; asserts nothing)
 """
 
 import random
