@@ -68,7 +68,9 @@ class Badge(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     browser_hash: Mapped[str] = mapped_column(String(64))
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
-    role: Mapped[str] = mapped_column(String(8))  # "banker" or "seat"
+    # "banker" or "seat"; "moved": a seat a rejoin code took to another phone, kept only to tell this
+    # browser so (store/claims.py), and holding nothing.
+    role: Mapped[str] = mapped_column(String(8))
     player_id: Mapped[int | None]  # the seat's player; None for the banker
 
 

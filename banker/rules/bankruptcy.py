@@ -60,6 +60,7 @@ def declare(state: GameState, player_id: int, effects: list) -> None:
         state.player(creditor).jail_cards.extend(player.jail_cards)
     player.jail_cards = []
     player.bankrupt, player.in_jail, player.jail_rolls = True, False, 0
+    player.place, player.bankrupt_to = 1 + sum(not p.bankrupt for p in state.players), heir
     if state.pending and state.pending.get("player") == player_id:
         state.pending = None
     leave(state, player_id, effects)

@@ -115,6 +115,11 @@ class Player:
     jail_cards: list[str] = field(default_factory=list)
     bankrupt: bool = False
     opening_rolls: list[int] = field(default_factory=list)
+    # Once bankrupt: the place they finish in (one after the players still in at that moment: it
+    # never changes afterwards), and whom they went bankrupt to (a player's id, or BANK). None in a
+    # snapshot from before they were kept.
+    place: int | None = None
+    bankrupt_to: int | str | None = None
 
 
 @dataclass(kw_only=True)

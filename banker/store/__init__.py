@@ -13,7 +13,8 @@ The modules, in the order a request meets them:
 - `actions`: `act`, the hot path: one read, the rules, `_save` (snapshot, event, checkpoint).
 - `undo`: undo and take back, and when a checkpoint is kept (`CHECKPOINT_EVERY`).
 - `log`: the event log read back: `live_log`, `live_effects`, `log_page` (the API's pages), `replay_game`.
-- `claims`: rejoin codes: `new_claim`, `claim`, `claim_state`, `take_seat`.
+- `claims`: rejoin codes: `new_claim`, `claim`, `claim_state`, `take_seat`, and `moved_seat` (what the
+  old phone of a seat taken over is told).
 - `archive`: a game taken away and brought back: its archive read out (`archive.events`), a file's
   JSON read in (`archive.read`: refused as cut short or as junk), and `bring_back`, an archive
   replayed into a new game (`BadArchive`, `BadEvent` when it does not).
@@ -29,7 +30,7 @@ only a copy of it.
 from ..rules import Actor  # the type of act's `actor`, for its in-process callers
 from .actions import Outcome, act
 from .archive import BadArchive, BadEvent, bring_back
-from .claims import CLAIM_SECONDS, claim, claim_state, new_claim, take_seat
+from .claims import CLAIM_SECONDS, claim, claim_state, moved_seat, new_claim, take_seat
 from .engine import TRIES, Busy, sqlite_setup, writing
 from .games import CODE_ALPHABET, CODE_LENGTH, create_game, find_game, game_code, load_state, visit
 from .identity import Browser, UnknownSecret, new_token, token_hash
@@ -41,7 +42,8 @@ from .undo import CHECKPOINT_EVERY
 __all__ = [
     "Actor", "Browser", "Busy", "CHECKPOINT_EVERY", "CLAIM_SECONDS", "CODE_ALPHABET", "CODE_LENGTH",
     "Outcome", "TRIES", "UnknownSecret", "act", "claim", "claim_state", "create_game", "find_game",
-    "game_code", "last_live_event", "live_effects", "live_log", "load_state", "log_page", "new_claim", "new_token",
+    "game_code", "last_live_event", "live_effects", "live_log", "load_state", "log_page", "moved_seat", "new_claim",
+    "new_token",
     "new_view_key", "replay_game", "sqlite_setup", "state_at", "take_seat", "token_hash", "tv_game", "visit",
     "writing", "BadArchive", "BadEvent", "bring_back",
 ]

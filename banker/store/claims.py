@@ -17,6 +17,9 @@ CLAIM_SECONDS = 10 * 60
 # A used rejoin code expired at the epoch: its row (a hash) stays until the game's next new code, so
 # that the banker's code page can say the seat was taken rather than that the code lapsed.
 USED = 0
+# The role of a badge whose seat a rejoin code moved to another phone: it opens nothing (the pages
+# ask as "seat" or "banker"), and tells the old phone what became of its seat (moved_seat).
+MOVED = "moved"
 
 
 def new_claim(game: Game, player_id: int) -> str:
@@ -72,6 +75,15 @@ def take_seat(code: str, rejoin: str, browser: Browser) -> int | None:
                 update(Claim).where(_live(game, rejoin)).values(expires_at=USED)).rowcount != 1:
             db.session.rollback()
             return None
+        # The seat's other phones keep a badge that says the seat moved (role MOVED, which no
+        # request asks as), so that a reload there says so rather than only offering to join;
+        # a phone holds one such note per game, the newest.
+        others = (Badge.game_id == game.id) & (Badge.role == "seat") & (Badge.player_id == player) & (
+            Badge.browser_hash != browser.digest)
+        db.session.execute(delete(Badge).where(
+            Badge.game_id == game.id, Badge.role == MOVED,
+            Badge.browser_hash.in_(select(Badge.browser_hash).where(others)) | (Badge.browser_hash == browser.digest)))
+        db.session.execute(update(Badge).where(others).values(role=MOVED))
         db.session.execute(delete(Badge).where(
             Badge.game_id == game.id, Badge.role == "seat",
             (Badge.player_id == player) | (Badge.browser_hash == browser.digest)))
@@ -83,6 +95,15 @@ def take_seat(code: str, rejoin: str, browser: Browser) -> int | None:
         db.session.commit()
     announce(code, version)
     return player
+
+
+def moved_seat(game: Game, browser: Browser | None) -> int | None:
+    """The seat a rejoin code last moved from this browser to another phone (None: none did, or the
+    browser has taken a seat with a rejoin code since). Asked only of a browser without a seat."""
+    if browser is None:
+        return None
+    return db.session.scalar(select(Badge.player_id).where(
+        Badge.game_id == game.id, Badge.browser_hash == browser.digest, Badge.role == MOVED))
 
 
 def _live(game: Game, rejoin: str):

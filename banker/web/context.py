@@ -391,6 +391,19 @@ def _holdings_from(state: GameState, player: int) -> tuple:
             state.auction, *timing)
 
 
+class Out(NamedTuple):
+    """A bankrupt player as their phone tells them: their final place of `players` (None: not known,
+    a game saved before places were kept), whom they went bankrupt to (a player's name, or the
+    bank; neither: not known), and while the game goes on the players still in as (name, token, net
+    worth), richest first."""
+
+    place: int | None
+    players: int
+    to: str | None
+    to_bank: bool
+    still_in: tuple
+
+
 class PhoneScreen(Screen):
     """A phone: its own player's money, turn, deeds, debts, trades and history."""
 
@@ -398,7 +411,7 @@ class PhoneScreen(Screen):
     PARTS = {
         "news": ("news",),
         "turn": ("me", "legal", "news", "take_back", "trades", "deck_cards", "standings", "debts", "bids",
-                 "auction_clock"),
+                 "auction_clock", "out"),
         "wallet": ("me", "legal", "holdings", "others", "money_news"),
         "trades": ("me", "trades", "others", "names"),
         "history": ("history",),
@@ -408,7 +421,7 @@ class PhoneScreen(Screen):
         # In play with no auction open (tracked): what my turn panel shows but whose turn it is and the
         # latest line (the news, a part of its own).
         "turn": ("me_in_turn", "turn_legal", "take_back", "incoming", "my_debts", "raisable", "owed_total",
-                 "deck_cards", "my_doubles", "my_pending"),
+                 "deck_cards", "my_doubles", "my_pending", "out"),
         "wallet": ("me", "wallet_legal", "holdings", "others", "money_news", "state.status", "state.bank_houses",
                    "state.bank_hotels", "state.settings"),
         "trades": ("me_out", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
@@ -517,6 +530,21 @@ class PhoneScreen(Screen):
             return entry.actor != str(self.player)
         return ((entry.actor != str(self.player) or entry.type in REPORTED)
                 and any(e["kind"] == "transfer" and self.player in (e["from"], e["to"]) for e in entry.effects))
+
+    @cached_property
+    def out(self) -> dict:
+        """Once this player is bankrupt, what their phone says instead of the tools they can no
+        longer use (templates/player/_out.html): their place, whom they went bankrupt to, and while
+        the game goes on the players still in, by net worth; None while they play."""
+        state, me = self.state, self.state.player(self.player)
+        if not me.bankrupt:
+            return {"out": None}
+        heir = me.bankrupt_to
+        still_in = () if state.status != "playing" else tuple(sorted(
+            ((p.name, p.token, net_worth(state, p.id)) for p in state.players if not p.bankrupt),
+            key=lambda row: -row[2]))
+        to = state.player(heir).name if isinstance(heir, int) and state.has_player(heir) else None
+        return {"out": Out(me.place, len(state.players), to, heir == BANK, still_in)}
 
     @cached_property
     def others(self) -> dict:

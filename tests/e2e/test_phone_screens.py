@@ -243,9 +243,14 @@ def test_a_replaced_seat_says_so_and_a_stale_tap_gets_a_short_message(contexts, 
         new.locator("#turn").get_by_role("group", name=die).get_by_text(str(value), exact=True).tap()
     new.locator("#turn").get_by_role("button", name="Move").tap()
     expect(new.locator("#turn .latest")).to_have_text("Ann rolled 4 + 6. Ann moves to Jail / Just Visiting.")
-    # A seat's page in a browser without it (the old phone reloaded) is the join page, which says what to do.
+    # A seat's page in a browser without it (the old phone reloaded) is the join page, which says
+    # where the seat went and what to do (issue 23), not that joining is closed.
     ann.goto(f"/p/{code}")
-    expect(ann.get_by_text("If you had a seat, ask the banker for your rejoin code.")).to_be_visible()
+    expect(ann.get_by_role("heading", name="Ann's seat is now played on another phone")).to_be_visible()
+    expect(ann.get_by_role("link", name="Watch the game")).to_be_visible()
+    expect(ann.get_by_text("If you had a seat, ask the banker for your rejoin code.")).to_have_count(0)
+    check_phone_layout(ann, "seat moved, reloaded")
+    check_accessible(ann, "seat moved, reloaded")
     # The htmx error the stale tap logged is the 403 that carried its message.
     assert [e for e in contexts.errors if "403" not in e] == []
 

@@ -210,7 +210,14 @@ def test_a_short_game_ends_in_bankruptcy_on_every_screen(contexts, server, artif
     for page in screens:
         expect(page.locator("#history li").first).to_contain_text(over, timeout=LIVE)
     expect(host.locator("#players ul.debts")).to_have_count(0, timeout=LIVE)
-    shows_cash(bob, "#wallet [data-cash]", 0)
+    # Bob's phone says he is out, in place of an empty wallet (issue 23).
+    out = bob.locator("#turn .out-of-game")
+    expect(out.get_by_role("heading", name="You are out of the game")).to_be_visible(timeout=LIVE)
+    expect(out).to_contain_text("You went bankrupt to the bank.")
+    expect(out).to_contain_text("Your final place: 2 of 2")
+    expect(bob.locator("#wallet")).to_be_hidden()
+    expect(bob.locator("#buzz")).to_be_hidden()
+    expect(ann.locator("#buzz")).to_be_visible()
 
     # The end screen fits a 360 px phone; pictures of it are kept (test-artifacts/, CI keeps it).
     for phone, who in ((ann, "winner's"), (bob, "bankrupt player's")):

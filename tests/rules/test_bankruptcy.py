@@ -267,6 +267,16 @@ def test_a_bankrupt_player_cannot_act_nor_be_dealt_with(bankrupt_ann, who, actio
     assert refusal(bankrupt_ann, who, **action).code == "bankrupt"
 
 
+def test_a_bankrupt_player_keeps_the_place_they_finish_in_and_whom_they_went_bankrupt_to(bankrupt_ann):
+    """One after the players still in when they go: the first out of three is third, and stays so."""
+    assert (bankrupt_ann.player(ANN).place, bankrupt_ann.player(ANN).bankrupt_to) == (3, BOB)
+    assert (bankrupt_ann.player(BOB).place, bankrupt_ann.player(BOB).bankrupt_to) == (None, None)
+    state = play(play(bankrupt_ann, BANKER, "bank_charge", player=BOB, amount=9000), BOB, "bankrupt")
+    assert (state.player(BOB).place, state.player(BOB).bankrupt_to) == (2, "bank")
+    assert state.player(ANN).place == 3 and state.status == "ended"
+    assert state.player(CY).place is None  # the winner is not out
+
+
 def test_a_bankrupt_player_has_no_legal_action(bankrupt_ann):
     assert legal_actions(bankrupt_ann, ANN) == set()
 

@@ -125,3 +125,31 @@ def test_eight_phones_racing_one_code_leave_exactly_one_seated(app):
         assert [store.visit(table.code, browser=phone)[1] for phone in phones] == [
             Actor(player=1) if phone is winner else None for phone in phones]
         assert store.claim_state(fresh(table.code), 1, code) == "used"
+
+
+def test_the_phone_a_seat_moved_from_is_told_which_seat_until_it_holds_one_again(app):
+    """The old phone keeps a note of the seat a code took from it (moved_seat), which opens nothing;
+    the newest one when a second seat moves from it too; none once it holds a seat again."""
+    table = new_table(3)
+    old_phone, new_phone, third_phone = new_browser(), new_browser(), new_browser()
+    give_badge(table.code, old_phone, 1)
+    assert store.moved_seat(fresh(table.code), old_phone) is None
+    assert store.take_seat(table.code, store.new_claim(fresh(table.code), 1), new_phone) == 1
+    assert store.moved_seat(fresh(table.code), old_phone) == 1
+    assert store.moved_seat(fresh(table.code), new_phone) is None
+    assert store.visit(table.code, browser=old_phone)[1] is None  # the note holds no seat
+    with pytest.raises(store.UnknownSecret):
+        store.act(table.code, {"type": "roll", "dice": [3, 4]}, browser=old_phone)
+
+    assert store.take_seat(table.code, store.new_claim(fresh(table.code), 2), old_phone) == 2
+    assert store.moved_seat(fresh(table.code), old_phone) is None  # it has a seat again
+    assert store.take_seat(table.code, store.new_claim(fresh(table.code), 2), third_phone) == 2
+    assert store.moved_seat(fresh(table.code), old_phone) == 2  # the newest news, one note
+    assert store.take_seat(table.code, store.new_claim(fresh(table.code), 3), old_phone) == 3
+    assert store.take_seat(table.code, store.new_claim(fresh(table.code), 3), new_phone) == 3  # new_phone had seat 1
+    assert store.moved_seat(fresh(table.code), old_phone) == 3
+    assert store.moved_seat(fresh(table.code), new_phone) is None
+    game = fresh(table.code)
+    notes = db.session.scalars(select(Badge.browser_hash).where(Badge.game_id == game.id, Badge.role == "moved"))
+    assert sorted(notes) == [old_phone.digest]
+    assert store.moved_seat(fresh(new_table(2).code), old_phone) is None  # another game's news is not this one's

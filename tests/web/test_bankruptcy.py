@@ -112,7 +112,7 @@ def test_a_bankrupt_players_phone_says_so_and_offers_nothing(client, phone):
     game = play(new_game(client, players=3), (3, {"type": "pay", "to": 2, "amount": 2000}), (3, {"type": "bankrupt"}))
     cy = phone(game, 3)
     page = cy.page()
-    assert "You are bankrupt and out of the game." in unescape(page)
+    assert "You are out of the game" in unescape(page)
     assert not page_forms(page, "pay") and not page_forms(page, "bankrupt")
     assert f"/p/{game.code}/trade/" not in page
     assert cy.client.get(f"/p/{game.code}/trade/1").status_code == 404
@@ -120,6 +120,60 @@ def test_a_bankrupt_players_phone_says_so_and_offers_nothing(client, phone):
     assert f"/p/{game.code}/trade/3" not in phone(game, 1).page()
     response = cy.post({"type": "pay", "to": 1, "amount": 5}, htmx=True)
     assert response.status_code == 422 and "Cy is bankrupt and out of the game." in response.get_data(as_text=True)
+
+
+def out_card(html: str) -> str | None:
+    """What a bankrupt player's phone says of them (templates/player/_out.html), as text."""
+    found = re.search(r'<div class="out-of-game">(.*?)</div>', unescape(html), re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split()) if found else None
+
+
+def emptied(html: str, sent: bool = False) -> bool:
+    """The phone's wallet and trades cards are there for live updates only: hidden, and empty
+    (`sent`: those of them a live update carries)."""
+    return all(re.search(rf'<section id="{part}" class="card {part}" hidden( hx-swap-oob="true")?>\s*</section>', html)
+               for part in ("wallet", "trades") if not sent or f'id="{part}"' in html)
+
+
+def test_a_bankrupt_players_phone_shows_they_are_out_and_no_card_they_can_no_longer_use(client, host, phone):
+    """Out of the game: the phone says so (whom to, their final place, who is still in) where the
+    tools were, shows no empty wallet, deeds or trades, and goes on following the
+    game live (whose turn, the standings, the history) to the end, where the story opens."""
+    game = play(new_game(client, players=3), (3, {"type": "pay", "to": 2, "amount": 2000}), (3, {"type": "bankrupt"}))
+    cy = phone(game, 3)
+    page = cy.page()
+    assert out_card(page) == ("You are out of the game You went bankrupt to Bob. Your final place: 3 of 3 "
+                              "Still in the game, by net worth: Bob · $3,000 Ann · $1,500 This phone follows the "
+                              "game to its end; then the story of the game opens here.")
+    assert emptied(page)
+    assert not page_forms(page) and 'data-cash' not in page  # (the buzz toggles: hidden by the stylesheet)
+    for gone in ("No deeds yet.", "Pay someone", "Trades", "Trade with", "You are bankrupt"):
+        assert gone not in unescape(page), gone
+    assert "Ann's turn" in unescape(page) and "Cy is bankrupt; everything goes to Bob." in unescape(page)
+    assert out_card(phone(game, 1).page()) is None and not emptied(phone(game, 1).page())
+
+    # Live: a page that shows nothing gets the same; one a change behind gets the standings anew.
+    [pushed] = cy.live()
+    assert out_card(pushed.data) == out_card(page) and emptied(pushed.data)
+    seen = game.state()["version"]
+    play(game, (1, {"type": "pay", "to": 2, "amount": 100}))
+    [update] = cy.live(seen)
+    assert "Still in the game, by net worth: Bob · $3,100 Ann · $1,400" in out_card(update.data)
+    assert emptied(update.data, sent=True)
+
+    play(game, ("banker", {"type": "end_game"}))
+    page = cy.page()
+    assert out_card(page) == "You are out of the game You went bankrupt to Bob. Your final place: 3 of 3"
+    assert emptied(page) and not page_forms(page)
+    assert "Bob wins!" in unescape(page) and f'href="/p/{game.code}/story"' in page
+    assert cy.client.get(f"/p/{game.code}/story").status_code == 200
+
+
+def test_a_phone_bankrupt_to_the_bank_and_last_but_one_sees_the_end_and_the_story(client, phone):
+    game = play(new_game(client), (1, {"type": "pay", "to": "bank", "amount": 2000}), (1, {"type": "bankrupt"}))
+    page = phone(game, 1).page()
+    assert out_card(page) == "You are out of the game You went bankrupt to the bank. Your final place: 2 of 2"
+    assert emptied(page) and "Bob wins!" in unescape(page) and f'href="/p/{game.code}/story"' in page
 
 
 def test_a_bankrupt_player_has_no_square_on_the_host_or_their_phone(client, host, phone):

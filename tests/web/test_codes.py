@@ -115,8 +115,10 @@ def test_a_junk_rejoin_code_is_a_404(app, client, game, method):
     for rejoin in ["%00", "abc%00def", "x" * 65, "abc.def", "%E2%84%AA", "abc%20def"]:
         response = client.open(f"/j/{game.code}/r/{rejoin}", method=method)
         assert response.status_code == 404, rejoin
-    # A well-formed rejoin code that was never given keeps its own message.
+    # A well-formed rejoin code that was never given keeps its own message (a tap with it is
+    # redirected to the code's page, which says so).
     form = {"csrf_token": csrf_token(client, f"/j/{game.code}")} if method == "POST" else None
-    response = client.open(f"/j/{game.code}/r/never-given-0123456789", method=method, data=form)
-    assert response.status_code == 404
+    response = client.open(f"/j/{game.code}/r/never-given-0123456789", method=method, data=form,
+                           follow_redirects=True)
+    assert response.status_code == 404 and response.request.method == "GET"
     assert "This rejoin code is no longer valid" in response.get_data(as_text=True)

@@ -131,8 +131,9 @@ def test_a_rejoin_code_works_once(app, game, host):
     assert take_seat(first, url).status_code == 303
     [take] = page_forms(first_page.get_data(as_text=True))
     again = second.post(take.action, data=take.data())
-    assert again.status_code == 404 and "no longer valid" in again.get_data(as_text=True)
-    assert second.get(url).status_code == 404
+    assert again.status_code == 303 and again.headers["Location"] == take.action
+    told = second.get(again.headers["Location"])
+    assert told.status_code == 404 and "no longer valid" in told.get_data(as_text=True)
     assert "Bob" in first.get(f"/p/{game.code}").get_data(as_text=True)
     assert second.get(f"/p/{game.code}").status_code == 302
 
@@ -172,6 +173,85 @@ def test_a_stale_rejoin_address_is_refused_with_a_message(client, game):
     assert response.status_code == 404
     assert "no longer valid" in response.get_data(as_text=True)
     assert client.get(f"/p/{game.code}").status_code == 302
+
+
+def test_a_refused_tap_goes_on_to_a_page_that_a_reload_or_back_only_reads(app, game, host):
+    """Post/redirect/get: a tap on a spent code (another phone's first, or this phone's own double
+    tap) answers with a redirect to the code's address, which a reload asks with GET and which says
+    why, offering no button to tap again; no cache keeps it, so Back asks the server again too."""
+    url = rejoin_address(host(game), 2)
+    path = url.removeprefix("http://localhost")
+    first, second = app.test_client(), app.test_client()
+    opened = {phone: phone.get(url) for phone in (first, second)}  # both opened it before either tapped
+    assert all(page.headers["Cache-Control"] == "no-store" for page in opened.values())
+    taps = {phone: page_forms(page.get_data(as_text=True))[0] for phone, page in opened.items()}
+    assert first.post(taps[first].action, data=taps[first].data()).headers["Location"] == f"/p/{game.code}"
+    for phone, says, status in ((second, "This rejoin code is no longer valid", 404),
+                                (first, "This phone plays Bob's seat", 200)):  # a double tap's second
+        refused = phone.post(taps[phone].action, data=taps[phone].data())
+        assert refused.status_code == 303 and refused.headers["Location"] == path
+        for _ in range(2):  # the page the redirect opens, and its reload
+            page = phone.get(path)
+            assert page.status_code == status and page.headers["Cache-Control"] == "no-store"
+            html = unescape(page.get_data(as_text=True))
+            assert says in html and not page_forms(html)
+    assert "Bob" in first.get(f"/p/{game.code}").get_data(as_text=True)
+    assert second.get(f"/p/{game.code}").status_code == 302
+
+
+def test_back_from_the_phone_screen_after_the_tap_says_the_phone_has_the_seat(app, game, host):
+    """Back from the phone screen lands on the rejoin address again: it tells the phone it holds
+    the seat and links to its screen (a page, not a redirect, so a second Back goes on past it),
+    rather than that its own code is void."""
+    url = rejoin_address(host(game), 1)
+    new = app.test_client()
+    assert take_seat(new, url).headers["Location"] == f"/p/{game.code}"
+    back = new.get(url)
+    assert back.status_code == 200 and back.headers["Cache-Control"] == "no-store"
+    html = unescape(back.get_data(as_text=True))
+    assert "<h1>This phone plays Ann's seat</h1>" in html
+    assert "This rejoin code no longer works, and this phone needs none: it already has its seat in game" in html
+    assert f'<a class="button primary" href="/p/{game.code}">Back to the game</a>' in html
+    assert "no longer valid" not in html and not page_forms(html)
+    assert "Ann" in new.get(f"/p/{game.code}").get_data(as_text=True)
+    # Any other code it opens says the same, but counts as an unknown code (a 404: limits.py).
+    other = new.get(f"/j/{game.code}/r/never-given-0123456789")
+    assert other.status_code == 404 and "This phone plays Ann's seat" in unescape(other.get_data(as_text=True))
+
+
+def moved_notice(html: str) -> str | None:
+    """The join page's word to a phone whose seat went to another phone, as text."""
+    found = re.search(r'<section class="card gone"[^>]*>(.*?)</section>', unescape(html), re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split()) if found else None
+
+
+def test_the_old_phone_is_told_its_seat_is_played_on_another_phone(app, game, host, phone):
+    old, stranger = phone(game, 1), app.test_client()
+    take_seat(app.test_client(), rejoin_address(host(game), 1))
+    reloaded = old.client.get(f"/p/{game.code}")
+    assert reloaded.status_code == 302 and reloaded.headers["Location"] == f"/j/{game.code}"
+    html = old.client.get(reloaded.headers["Location"]).get_data(as_text=True)
+    told = moved_notice(html)
+    assert told.startswith("Ann's seat is now played on another phone The banker gave this seat's rejoin code "
+                           "to another phone, which now plays it; this phone can no longer act for it.")
+    assert "ask the banker for a new rejoin code for it and open that code here." in told
+    assert f'<a class="button" href="/t/{game.code}">Watch the game</a>' in html
+    assert "joining is closed" not in html  # said to newcomers, not to a player of the game
+    stranger_page = stranger.get(f"/j/{game.code}").get_data(as_text=True)
+    assert moved_notice(stranger_page) is None and "joining is closed" in stranger_page
+    assert moved_notice(phone(game, 2).client.get(f"/j/{game.code}").get_data(as_text=True)) is None
+
+
+def test_in_the_lobby_the_old_phone_may_join_as_someone_else(app, lobby, host, phone):
+    old = phone(lobby, 2)
+    take_seat(app.test_client(), rejoin_address(host(lobby), 2))
+    html = old.client.get(f"/j/{lobby.code}").get_data(as_text=True)
+    assert moved_notice(html).startswith("Bob's seat is now played on another phone")
+    assert "<h2>Join as someone else</h2>" in html
+    [form] = page_forms(html)
+    assert old.client.post(form.action, data={**form.data(), "name": "Cy", "token": "dog"}).status_code == 303
+    assert names(lobby) == ["Ann", "Bob", "Cy"]
+    assert "Cy" in old.client.get(f"/p/{lobby.code}").get_data(as_text=True)
 
 
 def code_page(banker: Browser, pid: int) -> str:
