@@ -1,5 +1,7 @@
 """What a player is worth: cash, deeds at printed price (mortgaged at half), buildings at cost."""
 
+from collections import defaultdict
+
 from .state import GameState
 
 
@@ -55,14 +57,14 @@ class WorthTally:
 
     def __init__(self, board, start_cash: int):
         self.board, self.start_cash = board, start_cash
-        self.totals: dict[int, int] = {}
+        self.totals: dict[int, int] = defaultdict(int)  # by player, in the order they joined
         self.owner: dict[int, int] = {}  # square: player, for deeds somebody holds
         self.mortgaged: set[int] = set()
         self.level: dict[int, int] = {}  # square: 0-4 houses, 5 a hotel
 
     def copy(self) -> "WorthTally":
         other = WorthTally(self.board, self.start_cash)
-        other.totals, other.owner = dict(self.totals), dict(self.owner)
+        other.totals, other.owner = defaultdict(int, self.totals), dict(self.owner)
         other.mortgaged, other.level = set(self.mortgaged), dict(self.level)
         return other
 
@@ -101,7 +103,9 @@ class WorthTally:
             elif kind in ("mortgaged", "unmortgaged"):
                 self._deed(e["square"], mortgaged=kind == "mortgaged")
 
-    def _value(self, square: int) -> int:
+    def value(self, square: int) -> int:
+        """What the deed on `square` counts for in its holder's net worth: its printed price (half
+        while mortgaged) and its buildings at cost."""
         sq = self.board[square]
         return ((sq.price // 2 if square in self.mortgaged else sq.price)
                 + sq.house_cost * self.level.get(square, 0))
@@ -111,7 +115,7 @@ class WorthTally:
         the totals of whoever held it before and after."""
         before = self.owner.get(square)
         if before is not None:
-            self.totals[before] -= self._value(square)
+            self.totals[before] -= self.value(square)
         if owner is not ...:
             before = owner
             if owner is None:
@@ -123,4 +127,4 @@ class WorthTally:
         if level is not None:
             self.level[square] = level
         if before is not None:
-            self.totals[before] += self._value(square)
+            self.totals[before] += self.value(square)

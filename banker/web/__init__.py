@@ -113,6 +113,7 @@ def init_app(app: Flask) -> None:
     csrf.exempt(home.bring_back)  # checked in the view, once the larger body it may read is allowed
     limits.init_app(app)
     app.jinja_env.filters["money"] = amounts.money
+    app.jinja_env.filters["about"] = amounts.about
     app.jinja_env.globals.update(rules_in_words=rulebook.rules_in_words, square_name=square_name,
                                  square_names=square_names, square_choices=square_choices,
                                  another_card_fields=card_effects.another_card_fields)

@@ -7,7 +7,7 @@ from functools import cache
 from typing import NamedTuple
 
 from babel import Locale
-from babel.numbers import format_percent, get_group_symbol
+from babel.numbers import format_decimal, format_percent, get_group_symbol
 
 from .languages import locale
 
@@ -47,6 +47,12 @@ def money(amount: int, symbol: str = "$") -> str:
     number = f"{abs(amount):,}".replace(",", how.group) if abs(amount) >= how.grouped_from else str(abs(amount))
     sign = "-" if amount < 0 else ""
     return f"{sign}{symbol}{how.space}{number}" if how.symbol_first else f"{sign}{number}{how.space}{symbol}"
+
+
+def about(value: float) -> str:
+    """An expected count as the reader's locale writes a decimal, to a tenth below ten and whole
+    from there on: 0.3, 0,3 in French; 12."""
+    return format_decimal(value, "0" if value >= 9.5 else "0.0", locale=locale())
 
 
 def ten_percent() -> str:

@@ -24,6 +24,7 @@ from ..rules.board import Board
 from ..rules import landings
 from ..rules.buildings import HOTEL
 from ..rules.errors import N_
+from ..rules.networth import WorthTally
 from . import story_drawings as drawings
 from .chart import worth_chart
 from .ledger import LruCache
@@ -51,8 +52,10 @@ class Holding:
     """One owner's time with one deed: how they got it ("bought", "auction", "trade", "bankruptcy"
     from a player, "claim" of a jail-fine bankrupt's deeds), the rent it earned them (and how many
     times), what it cost them (its price, winning bid or share of the cash they paid for it in a
-    trade; their buildings less those sold back; mortgage interest and fees) and what they got for
-    it when they traded it away (its share of the cash)."""
+    trade; their buildings less those sold back; mortgage interest and fees), what they got for it
+    when they traded it away (its share of the cash) and, while they still hold it, what it is
+    worth to them as their net worth counts it (its price, half if mortgaged, and their buildings
+    at cost): a deed kept is not money lost."""
 
     square: int
     owner: int
@@ -61,10 +64,11 @@ class Holding:
     rents: int = 0
     cost: int = 0
     sold_for: int = 0
+    worth_now: int = 0
 
     @property
     def net(self) -> int:
-        return self.rent + self.sold_for - self.cost
+        return self.rent + self.sold_for + self.worth_now - self.cost
 
 
 @dataclass
@@ -161,13 +165,14 @@ def count(board: Board, events) -> Story:
 
 class _Counting:
     """A story being counted, one event after the other, and what the counting must remember: who
-    holds each deed now (their Holding), the buildings on each lot, the colour groups held whole,
-    who is in jail since how many turns, whose turn it is since when, the chart's step."""
+    holds each deed now (their Holding), the deeds as net worth counts them (their buildings and
+    mortgages: a WorthTally, as of the event before while an event is counted), the colour groups
+    held whole, who is in jail since how many turns, whose turn it is since when, the chart's step."""
 
     def __init__(self, board: Board):
         self.story, self.board = Story(), board
         self.held: dict[int, Holding] = {}  # square: its holding now (none while the bank has it)
-        self.levels: dict[int, int] = {}
+        self.deeds = WorthTally(board, 0)
         self.complete: set[tuple[int, str]] = set()  # (player, group) held whole after the step before
         self.jailed: dict[int, int] = {}  # player: turns begun in jail so far
         self.turn: tuple[int, datetime] | None = None  # whose turn, since when
@@ -213,12 +218,9 @@ class _Counting:
             elif kind == "deeds_claimed":
                 for square in e["squares"]:
                     self._take(square, e["player"], "claim")
-            elif kind in ("built", "sold"):
-                self.levels[e["square"]] = e["level"]
             elif kind == "levels_set":
                 for square, now in e["levels"].items():
-                    self._levels_cost(int(square), self.levels.get(int(square), 0), now)
-                    self.levels[int(square)] = now
+                    self._levels_cost(int(square), self.deeds.level.get(int(square), 0), now)
             if kind in ("left_jail", "bankrupt") and e["player"] in self.jailed:
                 self._jail_stay(e["player"], self.jailed.pop(e["player"]))
             if kind == "bankrupt":
@@ -233,12 +235,15 @@ class _Counting:
                 story.marks.append(Mark(self.step, "hotel", e["player"], square=square))
         for e in bankrupts:
             self._inherit(e)
+        self.deeds.follow(effects)
         if any(e["kind"] in CHANGES_HANDS for e in effects):
             self._monopolies()
 
     def end(self) -> Story:
         for player, turns in self.jailed.items():  # still in jail at the version read
             self._jail_stay(player, turns)
+        for square, holding in self.held.items():
+            holding.worth_now = self.deeds.value(square)
         return self.story
 
     def _owner(self, square: int) -> int | None:
@@ -309,7 +314,6 @@ class _Counting:
         heir = e["creditor"] if isinstance(e["creditor"], int) else None
         for square, holding in list(self.held.items()):
             if holding.owner == e["player"]:
-                self.levels[square] = 0
                 if heir is None:
                     del self.held[square]
                 else:
@@ -420,7 +424,7 @@ def page_context(game: Known, player: int | None = None) -> dict:
         "currency": currency, "players": {p.id: p for p in state.players}, "names": names, "story": story,
         "chart": worth_chart(game, state.players, story.marks, log), "pin_text": lambda mark: mark_text(mark, state),
         "group_bars": group_bars, "deed_bars": deed_bars, "rented": rented, "returns": returns, "how": HOW,
-        "sales": any(h.sold_for for h in returns),
+        "sales": any(h.sold_for for h in returns), "kept": any(h.worth_now for h in returns),
         "best_buy": story.best_buy(), "worst_buy": story.worst_buy(),
         "flow": drawings.flow(story.flows, state.players, currency),
         "flow_rows": sorted(story.flows.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])),

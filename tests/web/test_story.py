@@ -55,12 +55,13 @@ def test_rent_returns_and_flows_of_a_short_evening(app, client):
     assert story.group_rent(load_board("us")) == {"brown": 4, "light_blue": 8, "pink": 0, "orange": 16, "red": 0,
                                                   "yellow": 0, "green": 0, "dark_blue": 0, "railroad": 0,
                                                   "utility": 0}
-    # Returns: rent less price, and for Connecticut the mortgage's $6 interest; Ann's Baltic Avenue
-    # also returned the $100 Bob paid for it, which is what it cost him.
-    assert [(h.square, h.owner, h.how, h.rent, h.sold_for, h.cost, h.net) for h in story.holdings] == [
-        (3, 1, "bought", 4, 100, 60, 44), (9, 1, "bought", 8, 0, 126, -118), (19, 1, "bought", 16, 0, 200, -184),
-        (3, 2, "trade", 0, 0, 100, -100)]
-    assert story.best_buy().square == 3 and story.worst_buy().square == 19
+    # Returns: the rent, and what a deed kept is worth (its price), less what it cost (its price, and
+    # for Connecticut the mortgage's $6 interest); Ann's Baltic Avenue also returned the $100 Bob
+    # paid for it, which is what it cost him, for a deed worth $60.
+    assert [(h.square, h.owner, h.how, h.rent, h.sold_for, h.worth_now, h.cost, h.net) for h in story.holdings] == [
+        (3, 1, "bought", 4, 100, 0, 60, 44), (9, 1, "bought", 8, 0, 120, 126, 2),
+        (19, 1, "bought", 16, 0, 200, 200, 16), (3, 2, "trade", 0, 0, 60, 100, -40)]
+    assert story.best_buy().square == 3 and story.worst_buy().square == 9
     assert (story.rent_earned, story.rent_paid) == ({1: 28}, {2: 28})
     assert story.best_deed(1) == (19, 16) and story.best_deed(2) is None
     assert {pair: dict(kinds) for pair, kinds in story.flows.items()} == {(2, 1): {"rent": 28, "trade": 100}}
@@ -103,7 +104,7 @@ def test_the_evenings_records_and_big_moments_from_a_log():
     assert [(m.kind, m.step, m.player, m.group, m.square) for m in story.marks] == [
         ("monopoly", 6, 1, "brown", None), ("hotel", 7, 1, None, 1)]
     # Five levels on Mediterranean and four on Baltic, at $50 each.
-    assert [(h.square, h.cost) for h in story.holdings] == [(3, 60 + 200), (1, 60 + 250)]
+    assert [(h.square, h.cost, h.net) for h in story.holdings] == [(3, 60 + 200, 0), (1, 60 + 250, 0)]  # worth as much
     assert dict(story.landings) == {3: 1, 10: 1, 5: 1, 14: 1}
     assert story.biggest_rent is None and story.best_deed(1) is None
 
@@ -128,10 +129,11 @@ def test_each_owner_of_a_deed_in_turn_is_charged_and_credited_with_their_own_tim
         [e.levels_set(1, 1, {1: 1, 3: 1}), e.transfer(1, "bank", 100, "building", group="brown")],
     ]
     story = count(load_board("us"), [(effects, start + timedelta(minutes=n)) for n, effects in enumerate(log)])
-    assert [(h.square, h.owner, h.how, h.rent, h.sold_for, h.cost, h.net) for h in story.holdings] == [
-        (1, 1, "bought", 0, 75, 60, 15), (3, 1, "bought", 0, 75, 60, 15),
-        (1, 2, "trade", 10, 0, 75 + 50 - 25, -90), (3, 2, "trade", 0, 0, 75 + 50 - 25, -100),
-        (1, 1, "bankruptcy", 0, 0, 50, -50), (3, 1, "bankruptcy", 0, 0, 50, -50)]  # from no houses again
+    # Ann holds the lots again at the end, each worth its $60 and its house's $50.
+    assert [(h.square, h.owner, h.how, h.rent, h.sold_for, h.worth_now, h.cost, h.net) for h in story.holdings] == [
+        (1, 1, "bought", 0, 75, 0, 60, 15), (3, 1, "bought", 0, 75, 0, 60, 15),
+        (1, 2, "trade", 10, 0, 0, 75 + 50 - 25, -90), (3, 2, "trade", 0, 0, 0, 75 + 50 - 25, -100),
+        (1, 1, "bankruptcy", 0, 0, 110, 50, 60), (3, 1, "bankruptcy", 0, 0, 110, 50, 60)]  # from no houses again
     assert story.best_buy() is story.holdings[0] and story.worst_buy() is story.holdings[1]
     assert [(m.kind, m.step, m.player, m.other) for m in story.marks] == [
         ("monopoly", 2, 1, None), ("trade", 3, 2, 1), ("monopoly", 3, 2, None), ("bankrupt", 6, 2, 1),
@@ -174,7 +176,11 @@ def test_the_story_page_on_the_host_and_a_phone_in_every_language(app, client, h
         counts = [text for text in texts if not text.startswith("≈")][:40]
         assert sorted(counts) == ["0"] * 37 + ["2"] * 3
         # Under each, as many as the rules' long run expects of the game's 6 landings (rules/landings.py).
-        assert len([text for text in texts if text.startswith("≈")]) == 40
+        expected = [text for text in texts if text.startswith("≈")]
+        assert len(expected) == 40
+        # Written as the reader writes a decimal: ≈0.2, ≈0,2.
+        point = "," if language in ("fr", "pt") else "."
+        assert all(re.fullmatch(rf"≈\d+{re.escape(point)}\d", text) for text in expected), expected
         svg(page, "worth-chart")
     assert translated(language, "Your story, %(name)s", name="Ann") in unescape(phone_page)
     # Ann's own landings: once on each of the three.
