@@ -106,21 +106,31 @@ function tickCountdowns() {
 }
 setInterval(tickCountdowns, 250);
 
-// A quick bid proposes: it fills the bid box ("+10 → $130") and names the bid on its button ("Bid
-// $130"), and one more tap sends it. Typing a bid puts the button back to its plain words.
+// A quick bid proposes: it fills the bid box ("+10 → $130") and names the bid on its button, as not
+// sent yet ("Send bid $130": a player took "$50" for a bid made), and one more tap sends it. The form
+// notes the proposal (data-proposal) until it is typed over, sent (the form is reset) or outbid (a
+// live update drops it: below). Typing a bid puts the button back to its plain words.
+const plainBid = (form) => {
+  delete form.dataset.proposal;
+  form.querySelector("button").textContent = form.querySelector("button").dataset.plain;
+};
 document.addEventListener("click", (event) => {
   const quick = event.target.closest && event.target.closest("button[data-bid]");
   if (!quick) return;
   const form = quick.closest(".bids")?.querySelector("form.typed-bid");
   if (!form) return;
   form.querySelector("input[name=amount]").value = quick.dataset.bid;
+  form.dataset.proposal = quick.dataset.bid;
   const send = form.querySelector("button");
   send.textContent = send.dataset.proposed.replace("{amount}", quick.dataset.money);
   send.focus();
 });
 document.addEventListener("input", (event) => {
   const form = event.target.closest && event.target.closest("form.typed-bid");
-  if (form) form.querySelector("button").textContent = form.querySelector("button").dataset.plain;
+  if (form) plainBid(form);
+});
+document.addEventListener("reset", (event) => {
+  if (event.target.matches?.("form.typed-bid")) plainBid(event.target);
 });
 
 // The host's time-limit clock, counting down to the deadline the server rendered.
@@ -248,6 +258,19 @@ document.addEventListener("htmx:sseMessage", () => {
   if (field && field !== document.activeElement) field.focus({ preventScroll: true });
 });
 
+// A proposed quick bid the high bid has caught up with is dropped once the update is in (after the
+// lines above have put back what the reader left unsent): its box and button go back to their plain
+// state, rather than up to the new lowest bid, so that a tap never bids more than its player chose.
+// Left as it was, the button offered a bid the rules refuse while the countdown ran. A proposal is
+// always at least the bidder's floor, which an auction keeps from its start, so it falls short
+// exactly when it is no more than the high bid. A typed amount stays: it is the player's own.
+document.addEventListener("htmx:sseMessage", () => {
+  document.querySelectorAll("form.typed-bid[data-proposal]").forEach((form) => {
+    const high = form.closest("[data-high-bid]")?.dataset.highBid;
+    if (high !== undefined && Number(form.dataset.proposal) <= Number(high)) form.reset();
+  });
+});
+
 // Saying so when the banker's laptop cannot be reached: a banner while the live connection is
 // down (the browser reconnects by itself), and a message when a tap got no answer at all.
 document.addEventListener("htmx:sseError", () => {
@@ -292,15 +315,18 @@ document.addEventListener("htmx:load", (event) => {
 
 // A phone buzzes when something needs its player (templates/player/_buzz.html has the toggles): when
 // it becomes their turn, when their cash changes by something they did not do themselves (rent
-// arrives or is charged, the banker acts for them; not their own purchase, house or payment), when an
-// auction they may bid in opens, when a trade is offered to them. Each is read off what a live update
-// changed on the page, as the server already draws it (#news h2.mine; the wallet's data-cash, and its
-// data-moved, the newest entry that moved this player's money without their own tap; the turn
-// panel's auction with its bids and its offers to this player): a buzz calls attention to what the
-// player did not do, and the server, which knows who acted, says which money that was.
+// arrives or is charged, the banker acts for them; not their own purchase, house or payment), or such
+// a charge becomes a debt (one they cannot pay leaves their cash as it was, and the game waits on
+// them; paying off their own debt does not buzz), when an auction they may bid in opens, when a trade is
+// offered to them, and briefly when the game ends (its standings are to be read). Each is read off
+// what a live update changed on the page, as the server already draws it (#news h2.mine; the
+// wallet's data-cash and data-owed, and its data-moved, the newest entry that moved this player's
+// money or debts without their own tap; the turn panel's auction with its bids, its offers to this
+// player, its standings): a buzz calls attention to what the player did not do, and the server,
+// which knows who acted, says which money that was.
 // Vibrating is on by default where the browser can (not iOS Safari: the toggle says so), a short beep
 // (WebAudio) off; both remembered on the phone (localStorage).
-const BUZZES = { turn: [200, 100, 200], needed: [150, 80, 150], money: [80] };
+const BUZZES = { turn: [200, 100, 200], needed: [150, 80, 150], money: [80], end: [120] };
 const buzzSetting = (name, fallback) => {
   try {
     return (localStorage.getItem(`banker.${name}`) ?? fallback) === "on";
@@ -314,9 +340,11 @@ function whatNeedsMe() {
   return {
     turn: Boolean(document.querySelector("#news h2.mine")),
     cash: wallet?.cash,
+    owed: wallet?.owed,
     moved: wallet?.moved,
     auction: auction?.querySelector("form") ? auction.dataset.auction : null,
     offers: document.querySelectorAll("#turn .offer a[href='#trades']").length,
+    ended: Boolean(document.querySelector("#turn .standings")),
   };
 }
 let needed = null;
@@ -343,10 +371,11 @@ document.addEventListener("htmx:sseMessage", () => {
   const now = whatNeedsMe();
   const before = needed;
   needed = null;
-  if (now.turn && !before.turn) buzz(BUZZES.turn);
+  if (now.ended && !before.ended) buzz(BUZZES.end);
+  else if (now.turn && !before.turn) buzz(BUZZES.turn);
   else if ((now.auction && now.auction !== before.auction) || now.offers > before.offers) buzz(BUZZES.needed);
-  else if (now.cash !== undefined && before.cash !== undefined && now.cash !== before.cash
-    && now.moved !== before.moved) buzz(BUZZES.money);
+  else if (now.cash !== undefined && before.cash !== undefined
+    && (now.cash !== before.cash || now.owed !== before.owed) && now.moved !== before.moved) buzz(BUZZES.money);
 });
 // The toggles: shown only with JavaScript (without it nothing buzzes); "Vibrate" says when this browser
 // cannot. A sound may only start after a tap on the page: the tap on "Sound" itself starts it.

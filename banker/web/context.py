@@ -412,7 +412,7 @@ class PhoneScreen(Screen):
         "news": ("news",),
         "turn": ("me", "legal", "news", "take_back", "trades", "deck_cards", "standings", "debts", "bids",
                  "auction_clock", "out"),
-        "wallet": ("me", "legal", "holdings", "others", "money_news"),
+        "wallet": ("me", "legal", "holdings", "others", "money_news", "owing"),
         "trades": ("me", "trades", "others", "names"),
         "history": ("history",),
     }
@@ -422,8 +422,8 @@ class PhoneScreen(Screen):
         # latest line (the news, a part of its own).
         "turn": ("me_in_turn", "turn_legal", "take_back", "incoming", "my_debts", "raisable", "owed_total",
                  "deck_cards", "my_doubles", "my_pending", "out"),
-        "wallet": ("me", "wallet_legal", "holdings", "others", "money_news", "state.status", "state.bank_houses",
-                   "state.bank_hotels", "state.settings"),
+        "wallet": ("me", "wallet_legal", "holdings", "others", "money_news", "owed", "state.status",
+                   "state.bank_houses", "state.bank_hotels", "state.settings"),
         "trades": ("me_out", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
         "history": ("history",),
     }
@@ -509,12 +509,19 @@ class PhoneScreen(Screen):
         return {"holdings": sections}
 
     @cached_property
+    def owing(self) -> dict:
+        """What this player owes in all: the wallet carries it beside the cash, for the buzz."""
+        return {"owed": owed(self.state, self.player)}
+
+    @cached_property
     def money_news(self) -> dict:
-        """The newest entry that moved this player's money without their own tap choosing it
-        (another seat's action or the banker's, an undo but their own take-back, the rent or card
-        their dice brought), 0 when none of the newest entries did: a phone buzzes when this
-        changes with its cash (static/app.js), so its own purchase or house does not buzz it.
-        After one new entry (no undo) it is that entry or the screen's of the version before."""
+        """The newest entry that moved this player's money, or laid a debt on them, without their
+        own tap choosing it (another seat's action or the banker's, an undo but their own take-back,
+        the rent or card their dice brought), 0 when none of the newest entries did: a phone buzzes
+        when this changes with its cash or what it owes (static/app.js), so its own purchase or house
+        does not buzz it, nor paying off its own debt; a charge it cannot pay, which leaves the cash
+        as it was, does. After one new entry (no undo) it is that entry or the screen's of the
+        version before."""
         entries, before = self.game.entries, self.previous
         if (before is not None and "money_news" in before.__dict__ and before.game.version == self.game.version - 1
                 and entries and entries[0].type != UNDO):
@@ -522,14 +529,15 @@ class PhoneScreen(Screen):
         return {"money_news": next((e.seq for e in entries if self._news_to_me(e)), 0)}
 
     def _news_to_me(self, entry) -> bool:
-        """Whether an entry moved this player's money other than by their own choice (an undo
-        by anyone else may have: the cash beside it says)."""
+        """Whether an entry moved this player's money, or made them owe, other than by their own
+        choice (an undo by anyone else may have: the cash and the debts beside it say)."""
         if entry.undone:
             return False
         if entry.type == UNDO:
             return entry.actor != str(self.player)
         return ((entry.actor != str(self.player) or entry.type in REPORTED)
-                and any(e["kind"] == "transfer" and self.player in (e["from"], e["to"]) for e in entry.effects))
+                and any(e["kind"] == "transfer" and self.player in (e["from"], e["to"])
+                        or e["kind"] == "debt" and e["debtor"] == self.player for e in entry.effects))
 
     @cached_property
     def out(self) -> dict:

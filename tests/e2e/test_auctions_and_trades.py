@@ -28,12 +28,23 @@ def quick_bid(phone: Page, step: int, amount: int):
     return phone.locator("#turn .quick-bids").get_by_role("button", name=name, exact=True)
 
 
-def propose_and_bid(phone: Page, step: int, amount: int) -> None:
-    """A quick bid proposes the amount; the bid goes with one more tap, on "Bid <amount>"."""
+def propose(phone: Page, step: int, amount: int) -> None:
+    """A quick bid proposes the amount, and says it is not sent yet: "Send bid <amount>"."""
     quick_bid(phone, step, amount).tap()
+    proposed(phone, amount)
+
+
+def proposed(phone: Page, amount: int | None) -> None:
+    """The phone's bid box and its button: with a proposal of `amount`, or plain (None)."""
     typed = phone.locator("#turn .typed-bid")
-    expect(typed.get_by_label("Your bid")).to_have_value(str(amount))
-    typed.get_by_role("button", name=f"Bid {money(amount)}", exact=True).tap()
+    expect(typed.get_by_label("Your bid")).to_have_value("" if amount is None else str(amount), timeout=LIVE)
+    expect(typed.get_by_role("button")).to_have_text("Bid" if amount is None else f"Send bid {money(amount)}")
+
+
+def propose_and_bid(phone: Page, step: int, amount: int) -> None:
+    """A quick bid proposes the amount; the bid goes with one more tap, on "Send bid <amount>"."""
+    propose(phone, step, amount)
+    phone.locator("#turn .typed-bid").get_by_role("button", name=f"Send bid {money(amount)}", exact=True).tap()
 
 
 def shows_cash(page: Page, where: str, cash: int) -> None:
@@ -109,31 +120,39 @@ def test_three_phones_bid_live_then_trade_the_deed(contexts, server, artifacts):
     expect(panels[bob].locator(".countdown")).to_have_count(0)  # no bid, no countdown
     ann.screenshot(path=artifacts / "auction-phone-open.png", full_page=True)
 
-    # Bob: a quick $10 proposes the bid and sends nothing; "Bid $10" sends it.
+    # Bob: a quick $10 proposes the bid and sends nothing; "Send bid $10" sends it.
     sent = []
     bob.on("request", lambda request: request.method == "POST" and sent.append(request.url))
     quick_bid(bob, 0, 10).tap()
-    expect(bob.locator("#turn .typed-bid").get_by_role("button", name=f"Bid {money(10)}")).to_be_focused()
+    expect(bob.locator("#turn .typed-bid").get_by_role("button", name=f"Send bid {money(10)}")).to_be_focused()
     assert sent == [] and panels[host].get_attribute("data-high-bid") == "0"
-    bob.locator("#turn .typed-bid").get_by_role("button", name=f"Bid {money(10)}").tap()
+    bob.locator("#turn .typed-bid").get_by_role("button", name=f"Send bid {money(10)}").tap()
     everyone_sees(10, "Bob")
     assert len(sent) == 1
     bob.screenshot(path=artifacts / "auction-phone-countdown.png", full_page=True)
     expect(quick_bid(carol, 50, 60)).to_be_enabled()
     expect(quick_bid(carol, 100, 110)).to_be_disabled()
 
-    # Carol types 25.
+    # Ann proposes +1 ($11) and does not send it; Carol types 25. Outbid, Ann's proposal is dropped
+    # (a play-test: the stale "Bid $50" stayed under a high bid of $100, and a tap was refused).
+    propose(ann, 1, 11)
     typed = carol.locator("#turn .typed-bid")
     typed.get_by_label("Your bid").fill("25")
     typed.get_by_role("button", name="Bid").tap()
     everyone_sees(25, "Carol")
+    proposed(ann, None)
     # The high bidder cannot raise her own bid: no bid buttons until someone outbids her.
     expect(carol.locator("#turn .quick-bids")).to_have_count(0)
     expect(carol.locator("#turn .typed-bid")).to_have_count(0)
 
-    # Ann, who declined the deed, bids too: +50.
+    # Ann, who declined the deed, bids too: +50, to $75. Bob had proposed $75 as well: no more
+    # than the high bid now, it is dropped.
+    propose(bob, 50, 75)
+    check_phone_layout(bob, "a proposed bid on a phone")
+    bob.screenshot(path=artifacts / "auction-phone-proposed.png", full_page=True)
     propose_and_bid(ann, 50, 75)
     everyone_sees(75, "Ann")
+    proposed(bob, None)
     expect(quick_bid(carol, 10, 85)).to_be_enabled()
     for step in (50, 100):
         expect(quick_bid(carol, step, 75 + step)).to_be_disabled()
@@ -150,10 +169,15 @@ def test_three_phones_bid_live_then_trade_the_deed(contexts, server, artifacts):
         f"Carol has only {money(CAROL_CASH)}; a bid cannot be more.", timeout=LIVE)
     everyone_sees(75, "Ann")
 
+    # Carol proposes +10 ($85), which still beats the high bid: an update that leaves the high bid
+    # (Bob passes) keeps it, as a push keeps whatever a player is doing.
+    propose(carol, 10, 85)
+
     # Bob and Carol pass: the auction settles by itself, with no banker's tap.
     bob.locator("#turn .auction").get_by_role("button", name="Pass", exact=True).tap()
     for panel in panels.values():
         expect(panel.locator(".bidders")).to_have_text("Ann, Bob · passed, Carol", timeout=LIVE)
+    proposed(carol, 85)
     carol.locator("#turn .auction").get_by_role("button", name="Pass", exact=True).tap()
     won = f"Ann wins Reading Railroad for {money(75)}."
     for page in screens:

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, LIVE, PHONE, join, roll, start_game
+from .conftest import DESKTOP, LIVE, PHONE, join, money, roll, start_game
 
 pytestmark = pytest.mark.e2e
 
@@ -107,7 +107,8 @@ def store_act(server, code: str, who, **action):
 
 def test_a_phone_does_not_buzz_for_its_own_taps_but_does_when_the_banker_acts_for_it(contexts, server):
     """Ann owns the browns (through the store, by legal actions) and builds a house on each from her
-    phone: her own taps, no buzz. The banker builds one more for her, and charges her: two buzzes."""
+    phone: her own taps, no buzz. The banker builds one more for her, and charges her: two buzzes.
+    A charge beyond her cash (a debt) buzzes too, paying it off herself does not; the end buzzes."""
     host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
     with server.app.app_context():
         from banker import store
@@ -133,4 +134,22 @@ def test_a_phone_does_not_buzz_for_its_own_taps_but_does_when_the_banker_acts_fo
     store_act(server, code, "banker", type="bank_charge", player=ann_id, amount=100)
     expect(cash).to_have_attribute("data-cash", "1330", timeout=LIVE)
     assert buzzes(ann) == [[80], [80]]
+
+    # The banker charges her more than she has: a debt, her cash as it was, and the game waits on
+    # her (a play-test: the phone stayed still). It buzzes; paying it off herself does not.
+    store_act(server, code, "banker", type="bank_charge", player=ann_id, amount=2000)
+    expect(cash).to_have_attribute("data-owed", "2000", timeout=LIVE)
+    expect(ann.locator("#turn .debt").first).to_contain_text(f"You owe the bank {money(2000)}.")
+    assert cash.get_attribute("data-cash") == "1330" and buzzes(ann) == [[80], [80], [80]]
+    store_act(server, code, "banker", type="bank_pay", player=ann_id, amount=700)
+    expect(cash).to_have_attribute("data-cash", "2030", timeout=LIVE)
+    ann.locator("#turn").get_by_role("button", name=f"Pay {money(2000)}").tap()
+    expect(cash).to_have_attribute("data-owed", "0", timeout=LIVE)
+    expect(cash).to_have_attribute("data-cash", "30")
+    assert buzzes(ann) == [[80], [80], [80], [80]]
+
+    # The banker ends the game: one short buzz, the standings to read.
+    store_act(server, code, "banker", type="end_game")
+    expect(ann.locator("#turn .standings")).to_be_visible(timeout=LIVE)
+    assert buzzes(ann) == [[80], [80], [80], [80], [120]]
     assert not contexts.errors

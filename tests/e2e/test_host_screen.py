@@ -195,7 +195,7 @@ def test_the_banker_acts_for_a_seat_without_a_phone_and_confirms_a_big_charge(co
     expect(host).to_have_url(re.compile(rf"/t/{code}/seats/{bob}$"))
     panel, bids = host.locator("#seat"), host.locator("#turn .auction .seat-bids")
     bids.get_by_role("button", name=money(10), exact=True).click()  # proposes $10
-    bids.locator(".typed-bid").get_by_role("button", name=f"Bid {money(10)}").click()
+    bids.locator(".typed-bid").get_by_role("button", name=f"Send bid {money(10)}").click()
     expect(host.locator("#turn .high-bid")).to_have_text(f"High bid {money(10)} by Bob", timeout=LIVE)
     expect(bids).to_have_count(0)                                   # the high bidder cannot bid again
     store_act(server, code, ann, type="pass")

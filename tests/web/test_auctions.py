@@ -58,7 +58,7 @@ def test_quick_bids_propose_1_10_50_100_more_and_are_disabled_above_the_bidders_
     # A quick bid only proposes (static/app.js fills the bid box): the one form that bids is the typed one.
     [send] = page_forms(ann.page(), "bid")
     assert send.label == "Bid" and send.get("amount") == ""
-    assert 'data-proposed="Bid {amount}"' in ann.page()
+    assert 'data-proposed="Send bid {amount}"' in ann.page()
     assert page_form(ann.page(), "pass")
 
     bob, cy = phone(bidding, 2), phone(bidding, 3)
@@ -66,7 +66,7 @@ def test_quick_bids_propose_1_10_50_100_more_and_are_disabled_above_the_bidders_
     assert not page_forms(bob.page(), "pass")
     assert not page_forms(cy.page(), "bid") and not page_forms(cy.page(), "pass")
 
-    response = ann.submit(send, htmx=True, amount=30)  # +10, then "Bid $30"
+    response = ann.submit(send, htmx=True, amount=30)  # +10, then "Send bid $30"
     assert response.status_code == 200 and "Ann bids $30." in unescape(response.get_data(as_text=True))
     assert (bidding.state()["auction"]["high_bid"], bidding.state()["auction"]["high_bidder"]) == (30, 1)
     assert [(amount, disabled) for amount, _, disabled in quick_bids(bob.page())] == [

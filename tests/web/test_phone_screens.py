@@ -178,3 +178,31 @@ def test_the_money_news_from_the_screen_before_is_the_money_news_read_afresh(app
                 news.add(fresh.money_news["money_news"])
                 before[seat] = screen
     assert len(news) > 5  # the evening moved money many times
+
+
+def test_a_debt_laid_on_a_player_is_money_news_and_paying_it_off_themself_is_not(client, phone):
+    """A charge the player cannot pay becomes a debt and leaves the cash as it was (the play-test:
+    Bruno's phone stayed still while the game waited on him): the wallet's data-moved moves on, and
+    data-owed says what changed. Ann's own payment beyond her cash is her own debt; paying a debt
+    off with her own tap moves neither."""
+    game = new_game(client)
+
+    def wallet(pid: int) -> tuple[int, int, int]:
+        found = re.search(r'data-cash="(\d+)" data-moved="(\d+)" data-owed="(\d+)"', phone(game, pid).page())
+        return int(found[1]), int(found[2]), int(found[3])
+
+    def version() -> int:
+        return game.state()["version"]
+
+    assert wallet(1) == (1500, 0, 0)
+    play(game, ("banker", {"type": "bank_charge", "player": 1, "amount": 2000}))  # more than she has
+    charged = version()
+    assert wallet(1) == (1500, charged, 2000)
+    play(game, ("banker", {"type": "bank_pay", "player": 1, "amount": 600}))
+    paid = version()
+    assert wallet(1) == (2100, paid, 2000)
+    play(game, (1, {"type": "pay_debt"}))  # her own tap
+    assert wallet(1) == (100, paid, 0)
+    play(game, (1, {"type": "pay", "to": 2, "amount": 300}))  # her own payment, beyond her cash
+    assert wallet(1) == (100, paid, 300)
+    assert wallet(2)[1] == 0  # a debt owed to Bob is no money of his yet
