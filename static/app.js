@@ -22,6 +22,27 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (turn && turn.getBoundingClientRect().top < 0) turn.scrollIntoView({ block: "start" });
 });
 
+// A tool the banker opens on a laptop's host screen shows whole: each column there scrolls in itself
+// (app.css), and under eight players' balances "Bank pays or charges" opened with its buttons below
+// the column's foot (a play-test). The column scrolls until the tool's foot is in view, never its name
+// out of the top. Only a click's opening (a tap, or Enter on the summary): a details element also
+// "toggles" when a live update brings it already open, and the columns must not jump then.
+let toolClicked = null;
+document.addEventListener("click", (event) => {
+  toolClicked = event.target.closest?.("main.host summary")?.parentElement ?? null;
+});
+document.addEventListener("toggle", (event) => {
+  const tool = event.target;
+  if (tool !== toolClicked || !tool.open) return;
+  toolClicked = null;
+  const column = tool.closest("main.host > *");
+  if (!column || column.scrollHeight <= column.clientHeight) return;
+  const box = tool.getBoundingClientRect();
+  const foot = column.getBoundingClientRect().bottom - column.clientTop - parseFloat(getComputedStyle(column).paddingBottom);
+  const top = column.getBoundingClientRect().top + column.clientTop;
+  if (box.bottom > foot) column.scrollBy({ top: Math.min(box.bottom - foot, box.top - top) });
+}, true);  // toggle does not bubble
+
 // A message is dismissed by tapping it, and leaves the page once it has faded (app.css, settle).
 document.addEventListener("click", (event) => {
   const message = event.target.closest && event.target.closest(".message");

@@ -76,7 +76,7 @@ def timeline(code):
     and balances, and the deeds (web/timeline.py). The banker's only: it is a tool for settling
     "what did I have before that?" at the table, and a phone scrubbing through the game would show
     its player everyone's past cash beside their own screen. htmx (the slider, the steps) gets the
-    version's part alone."""
+    version's part alone (and the board, out of band)."""
     game, banker = visit_or_404(code, "banker")
     if banker is None:
         return not_the_banker()
@@ -89,7 +89,11 @@ def timeline(code):
     # The address follows the slider and the steps, so that the banker can reload or share the point
     # shown. Replaced, not pushed: a slider dragged across the game asks for dozens of points, and
     # Back should leave the timeline, not walk back through each of them.
-    response = make_response(render_template("table/_past.html", **past(game, version)))
+    then = past(game, version)
+    # The board stands outside #past (beside it on a laptop: table/timeline.html), so it comes out of
+    # band, as a live update's parts do.
+    response = make_response(render_template("table/_past.html", **then)
+                             + render_template("table/_board.html", oob=True, **then))
     response.headers["HX-Replace-Url"] = url_for("table.timeline", code=game.code, v=version)
     return response
 

@@ -1,9 +1,10 @@
 """Issue 20, item 6: the host board's tiles read whole. On each of the five boards, read in its own
 language at a laptop's and a TV's size, at a table of eight with deeds owned, houses built, a deed
 mortgaged and tokens on the longest names: no word of a square's name breaks across lines, the name
-stays inside its tile, and neither the owner's badge nor a pawn covers it. A hyphenated name may break
-after its hyphen (Champs-|Élysées); Japanese, which sets no spaces between words, between its
-characters; a Latin word in it may not break."""
+stays inside its tile, and neither the owner's badge nor a pawn covers it; so too on the banker's
+timeline at a laptop's size, in its larger type. A hyphenated name may break after its hyphen
+(Champs-|Élysées); Japanese, which sets no spaces between words, between its characters; a Latin
+word in it may not break."""
 
 from concurrent.futures import ThreadPoolExecutor
 
@@ -12,6 +13,7 @@ from playwright.sync_api import expect
 
 from .conftest import LIVE, check_accessible
 from .test_host_screen import SEATS, SIZES, roll, store_act
+from .test_timeline import READABLE
 
 pytestmark = pytest.mark.e2e
 
@@ -69,10 +71,10 @@ def overlap(a: dict, b: dict) -> bool:
             and a["top"] < b["bottom"] - 0.5 and b["top"] < a["bottom"] - 0.5)
 
 
-def problems(tile: dict) -> list[str]:
-    """What is wrong with one tile's name, as measured by MEASURE."""
+def problems(tile: dict, least: float = MIN_FONT) -> list[str]:
+    """What is wrong with one tile's name, as measured by MEASURE, in type of at least `least` px."""
     found = []
-    if tile["font"] < MIN_FONT:
+    if tile["font"] < least:
         found.append(f"type of {tile['font']}px")
     found += [f"{w['word']!r} on {w['lines']} lines" for w in tile["words"] if w["lines"] > 1]
     box = tile["box"]
@@ -89,13 +91,14 @@ def problems(tile: dict) -> list[str]:
     return found
 
 
-def set_up(server, edition: str) -> str:
+def set_up(server, edition: str, banker=None) -> str:
     """A game on `edition` at a table of eight, two rounds of purchases in, houses on two groups, a
-    deed mortgaged and the tokens moved onto the squares of TOKENS; its code."""
+    deed mortgaged and the tokens moved onto the squares of TOKENS; its code. `banker`, a browser's
+    key, makes that browser its banker."""
     from banker import store
 
     with server.app.app_context():
-        code = store.create_game(edition)[0].code
+        code = store.create_game(edition, browser=banker and store.Browser(banker, "banker"))[0].code
     ids = [store_act(server, code, None, type="join", name=name, token=token).player for name, token in SEATS]
     store_act(server, code, "banker", type="start", order=ids)
     for n, square in enumerate(PURCHASES):
@@ -114,10 +117,18 @@ def set_up(server, edition: str) -> str:
 
 
 def test_every_tile_of_every_board_shows_its_whole_name_uncovered(contexts, server, artifacts):
+    from banker import store
+
     host = contexts.page("host", viewport=SIZES["laptop"])
+    # The host browser is the games' banker, for their timeline (the banker's only): its cookie holds
+    # the key the games were created with.
+    banker = store.new_token()
+    session = server.app.session_interface.get_signing_serializer(server.app).dumps({"browser": banker})
+    host.context.add_cookies([{"name": server.app.config["SESSION_COOKIE_NAME"], "value": session,
+                               "url": server.url}])
     found = []
     with ThreadPoolExecutor(max_workers=1) as table:  # the next board's game is played while this one is measured
-        codes = {edition: table.submit(set_up, server, edition) for edition in BOARDS}
+        codes = {edition: table.submit(set_up, server, edition, banker) for edition in BOARDS}
         for edition, language in BOARDS.items():
             host.goto(f"/t/{codes[edition].result()}?lang={language}")
             expect(host.locator("#board .sq .house")).to_have_count(4, timeout=LIVE)
@@ -127,5 +138,13 @@ def test_every_tile_of_every_board_shows_its_whole_name_uncovered(contexts, serv
                 host.locator("#board").screenshot(path=artifacts / f"board-{view}.png")
                 for tile in host.evaluate(MEASURE):
                     found += [f"{view}, square {tile['square']} {tile['text']!r}: {p}" for p in problems(tile)]
+            # The timeline's board, larger type in wider tiles on a laptop (test_timeline.py): its names
+            # read whole too, on every board.
+            host.set_viewport_size(SIZES["laptop"])
+            host.goto(f"/t/{codes[edition].result()}/timeline?lang={language}")
+            expect(host.locator("#board .sq .house")).to_have_count(4)
+            view = f"{edition} timeline-1366x768"
+            for tile in host.evaluate(MEASURE):
+                found += [f"{view}, square {tile['square']} {tile['text']!r}: {p}" for p in problems(tile, READABLE)]
     assert not found, "\n".join(found)
     check_accessible(host, "the Japanese board on a TV")

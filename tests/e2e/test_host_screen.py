@@ -115,10 +115,18 @@ def test_the_host_fits_one_screen_at_every_stage_of_the_evening(contexts, server
     check_one_screen(host, "mid-game", BOARD + MONEY + turn + TOOLS, counts, artifacts)
 
     # Clicking leaves nothing scrolled: a die, and the banker's folded tools opened (their column
-    # scrolls, not the page).
+    # scrolls, not the page). An opened tool is in view whole, down to its buttons: under eight
+    # players' balances "Bank charges" was half under the column's foot (a play-test), and the
+    # column scrolls itself to show it.
     host.set_viewport_size(SIZES["laptop"])
     host.locator(f"#act-for-{ann}").get_by_role("group", name="Die 1").get_by_text("6", exact=True).click()
     host.locator("#bank-tools-box summary").click()
+    charge = host.locator("#bank-tools button")
+    expect(charge).to_have_count(2)
+    for button in charge.all():
+        expect(button).to_be_in_viewport(ratio=1)
+    assert not charge.evaluate_all(UNSEEN), "an opened tool's buttons are out of view"
+    expect(host.locator("#bank-tools-box summary")).to_be_in_viewport(ratio=1)  # its name still over it
     host.locator("#seat-phones summary").click()
     host.locator("#end-game summary").click()
     assert scrolled(host) == {"top": 0, "left": 0, "tall": 0, "wide": 0}

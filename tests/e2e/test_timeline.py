@@ -14,6 +14,26 @@ from .test_accessibility import SMALL_TARGETS
 pytestmark = pytest.mark.e2e
 
 LAPTOP = {"width": 1366, "height": 768}  # a common laptop's screen, as the browser's window fills it
+READABLE = 11  # px: the least size of a square's name on a laptop, read at a glance
+
+# Each square's name: its size of type, and whether any of it is cut: its words past its box (which
+# clips them), or its letters' tops or feet (the text's own box, as tall as the font's ascent and
+# descent) past the box's lines, or the box past its square's.
+NAMES = """() => [...document.querySelectorAll('#board .sq-name')].map((n) => {
+  const text = document.createRange();
+  text.selectNodeContents(n);
+  const t = text.getBoundingClientRect(), b = n.getBoundingClientRect(), sq = n.parentElement.getBoundingClientRect();
+  const cut = n.scrollWidth > n.clientWidth || n.scrollHeight > n.clientHeight || t.top < b.top - .05
+    || t.bottom > b.bottom + .05 || b.top < sq.top || b.bottom > sq.bottom + .05 || b.right > sq.right + .05;
+  return {name: n.textContent, size: parseFloat(getComputedStyle(n).fontSize), cut};
+})"""
+# Boxes drawn on the page (a border or a background) with nothing in them.
+EMPTY_BOXES = """() => [...document.querySelectorAll('main *')].filter((e) => {
+  const style = getComputedStyle(e), box = e.getBoundingClientRect();
+  const drawn = style.borderTopStyle !== 'none' || style.backgroundColor !== 'rgba(0, 0, 0, 0)';
+  return e.checkVisibility() && box.width && box.height && drawn && !e.innerText.trim()
+    && !e.matches('input, select, textarea, svg, svg *, .dot, .house, .hotel, .swatch');
+}).map((e) => e.outerHTML.slice(0, 80))"""
 
 
 def test_the_slider_and_the_steps_show_past_versions_without_a_page_load(contexts, artifacts):
@@ -45,6 +65,9 @@ def test_the_slider_and_the_steps_show_past_versions_without_a_page_load(context
     host.get_by_role("link", name="The first step").click()
     expect(host.get_by_role("heading", name="Step 0 of 5")).to_be_visible()
     expect(slider).to_have_value("0")
+    # Before the game started there was no board, nor balances: no empty card stands for them.
+    expect(host.locator(".past-entry")).to_have_text("The game as it was created, before anyone joined.")
+    assert host.evaluate(EMPTY_BOXES) == []
     expect(host).to_have_url(re.compile(rf"/t/{code}/timeline\?v=0$"))
     host.get_by_role("link", name="The game now").click()
     expect(host.locator('#sq-3 .owner')).to_have_attribute("title", "owned by Ann")
@@ -69,6 +92,13 @@ def test_the_slider_and_the_steps_show_past_versions_without_a_page_load(context
     assert fits, "the board or the slider runs past a 1366×768 window"
     bottom = host.locator("#sq-0").bounding_box()  # GO, on the board's bottom row
     assert bottom["y"] + bottom["height"] <= LAPTOP["height"]
+    # Read at a glance: every square's name at least 11 px, and none cut, across or down (a play-test
+    # found 8 px names with their tops cut off under the slider).
+    names = host.evaluate(NAMES)
+    assert len(names) == 40
+    small = [(n["name"], n["size"]) for n in names if n["size"] < READABLE]
+    assert not small, f"square names under {READABLE}px at 1366×768: {small}"
+    assert [n["name"] for n in names if n["cut"]] == [], "square names cut at 1366×768"
     host.screenshot(path=artifacts / "timeline-1366x768.png")
     # And on a phone, where it may scroll down but never sideways.
     host.set_viewport_size({"width": NARROW, "height": 740})

@@ -38,6 +38,11 @@ def test_the_slider_gets_the_version_alone_and_its_steps(game, host):
     html = response.get_data(as_text=True)
     assert response.status_code == 200 and html.lstrip().startswith('<section id="past"')
     assert "<html" not in html and 'type="range"' not in html
+    # The board stands outside #past (beside it on a laptop), so it comes with it out of band, as it
+    # was at that step: Baltic Avenue not yet bought.
+    past, board = html.split('<section id="board"')
+    assert 'id="sq-' not in past and board.startswith(' class="card board-card" hx-swap-oob="true">')
+    assert 'id="sq-3" class="sq street ' in board and "owned" not in re.search(r'id="sq-3"[^>]*', board).group(0)
     steps = set(re.findall(r'href="/t/\w+/timeline\?v=(\d+)"', html))
     assert steps == {"0", "3", "5"}  # the first, one back, one on (and the newest, 5); no step past either end
     # The address follows (replaced, not pushed: a slider's drag would flood Back), to the version shown.
@@ -65,6 +70,8 @@ def test_a_point_is_told_as_a_table_says_it(game, host):
     # Before the game started: no one's turn, no entry's time; the lobby is said as it was.
     lobby = banker.page(f"{url}?v=0")
     assert "Step 0 of 6" in lobby and "past-when" not in lobby and "The game as it was created" in lobby
+    # Nor any balances, board or deeds, not even their empty cards (a play-test saw a blank one).
+    assert 'id="balances"' not in lobby and "past-deeds" not in lobby and 'id="sq-' not in lobby
     # At the end: the game is over, no one's turn.
     game.ok("banker", type="end_game")
     ended = banker.page(url)
