@@ -19,7 +19,7 @@ The modules, in the order a request meets them:
   JSON read in (`archive.read`: refused as cut short or as junk), and `bring_back`, an archive
   replayed into a new game (`BadArchive`, `BadEvent` when it does not).
 - `timeline`: the game as it was at any version (`state_at`), from the checkpoints.
-- `tv`: the TV screen's view key: `new_view_key`, `tv_game`.
+- `tv`: the TV screen's view key: `new_view_key`, `tv_game`, `has_view_key`.
 
 Everything other code uses is re-exported here: `from banker import store` then `store.act(...)`.
 A test that changes a module's setting or helper (`_save`, `CHECKPOINT_EVERY`, `BACKOFF`, `_now`,
@@ -36,13 +36,13 @@ from .games import CODE_ALPHABET, CODE_LENGTH, create_game, find_game, game_code
 from .identity import Browser, UnknownSecret, new_token, token_hash
 from .log import last_live_event, live_effects, live_log, log_page, replay_game
 from .timeline import state_at
-from .tv import new_view_key, tv_game
+from .tv import has_view_key, new_view_key, tv_game
 from .undo import CHECKPOINT_EVERY
 
 __all__ = [
     "Actor", "Browser", "Busy", "CHECKPOINT_EVERY", "CLAIM_SECONDS", "CODE_ALPHABET", "CODE_LENGTH",
     "Outcome", "TRIES", "UnknownSecret", "act", "claim", "claim_state", "create_game", "find_game",
-    "game_code", "last_live_event", "live_effects", "live_log", "load_state", "log_page", "moved_seat", "new_claim",
+    "game_code", "has_view_key", "last_live_event", "live_effects", "live_log", "load_state", "log_page", "moved_seat", "new_claim",
     "new_token",
     "new_view_key", "replay_game", "sqlite_setup", "state_at", "take_seat", "token_hash", "tv_game", "visit",
     "writing", "BadArchive", "BadEvent", "bring_back",

@@ -52,6 +52,12 @@ def tv_game(code: str, key: str) -> Game | None:
     return row[0]
 
 
+def has_view_key(game: Game) -> bool:
+    """Whether the game has a TV link now (whichever key): a new one would stop it, so the banker's
+    button asks first only then. One query."""
+    return db.session.execute(select(TvKey.game_id).where(TvKey.game_id == game.id).limit(1)).first() is not None
+
+
 def _typed(key: str) -> str:
     """A short view key as it was made (upper case), however the TV's keyboard typed it; an older,
     long key as it is."""

@@ -29,7 +29,9 @@ def page(code, player=None):
     screen = TableScreen(known(game), banker is not None, player)
     if player is not None and not screen.state.has_player(player):
         abort(404)
-    return render_template("table/page.html", picked=player, **screen.context())
+    # "Show on a TV" asks first only when a TV link exists: the first one stops nothing.
+    tv_linked = banker is not None and store.has_view_key(game)
+    return render_template("table/page.html", picked=player, tv_linked=tv_linked, **screen.context())
 
 
 @bp.get("/story")
@@ -189,7 +191,8 @@ def tv_link(code, key):
     url = public_url(url_for("tv.page", code=game.code, key=key, lang=chosen()))
     works = store.tv_game(game.code, key) is not None
     response = make_response(render_template("table/tv.html", code=game.code, url=url, tv_qr=qr.svg(url),
-                                             works=works, back=url_for("table.page", code=game.code)))
+                                             works=works, tv_linked=True,  # this one, or the newer one
+                                             back=url_for("table.page", code=game.code)))
     response.headers["Cache-Control"] = "no-store"
     return response
 

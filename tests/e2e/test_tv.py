@@ -1,8 +1,10 @@
 """Issue 23, item 4: the TV screen at 1920×1080, read from a sofa: the join QR in the lobby, then the
 board, the standings turning from cash to net worth and the latest events, all pushed live with no
 request of the TV's own; nothing scrolls, nothing is cut, the board's names are large enough for the
-far side of a room (at 1280×720 too, smaller), and axe finds nothing. A new link, short enough to
-type on a TV's remote, stops the old one."""
+far side of a room (at 1280×720 too, smaller), and axe finds nothing. Beside an auction and eight
+players the newest event still shows whole (never its title alone); tokens on one square all show;
+houses are counted in large type. A new link, short enough to type on a TV's remote, stops the old
+one; the first asks nothing, and its page has "Back to the table" in view on a 1366×768 laptop."""
 
 import re
 
@@ -19,18 +21,21 @@ NAMES = 22  # px: the least size of a square's name at 1080p, read from three me
 # Every element of the page that is partly on the screen and partly off it: past the window, or past
 # a box that clips it (the latest events, which must show whole lines or none). Something wholly
 # clipped away (an event that did not fit) is not shown, and not counted; nor is anything hidden.
+# An element in pieces (the list of events, in columns of which the first alone shows) is measured
+# piece by piece.
 CUT = """() => [...document.querySelectorAll('main *')].flatMap((e) => {
-  const r = e.getBoundingClientRect();
-  if (!e.checkVisibility({visibilityProperty: true}) || !r.width || !r.height) return [];
+  if (!e.checkVisibility({visibilityProperty: true})) return [];
   let [top, left, bottom, right] = [0, 0, innerHeight, innerWidth];
   for (let a = e.parentElement; a; a = a.parentElement) {
     if (getComputedStyle(a).overflow === 'visible') continue;
     const b = a.getBoundingClientRect();
     [top, left, bottom, right] = [Math.max(top, b.top), Math.max(left, b.left), Math.min(bottom, b.bottom), Math.min(right, b.right)];
   }
-  const seen = r.top < bottom && r.bottom > top && r.left < right && r.right > left;
-  const whole = r.top >= top - .5 && r.left >= left - .5 && r.bottom <= bottom + .5 && r.right <= right + .5;
-  return seen && !whole ? [`${e.tagName}#${e.id}.${e.className}: ${e.textContent.trim().slice(0, 40)}`] : [];
+  return [...e.getClientRects()].filter((r) => r.width && r.height).flatMap((r) => {
+    const seen = r.top < bottom && r.bottom > top && r.left < right && r.right > left;
+    const whole = r.top >= top - .5 && r.left >= left - .5 && r.bottom <= bottom + .5 && r.right <= right + .5;
+    return seen && !whole ? [`${e.tagName}#${e.id}.${e.className}: ${e.textContent.trim().slice(0, 40)}`] : [];
+  });
 })"""
 # The board's names whose words or lines do not fit their tile (the tile clips them).
 NAMES_CUT = """() => [...document.querySelectorAll('#board .sq-name')]
@@ -50,12 +55,21 @@ def fits(tv, what: str) -> None:
     assert tv.evaluate(NAMES_CUT) == [], what
 
 
-def tv_link(host) -> str:
-    """The banker taps "Show on a TV" on the host screen and reads the link off its page."""
+def tv_link(host, *, earlier: bool) -> str:
+    """The banker taps "Show on a TV" on the host screen and reads the link off its page. The button
+    asks first when an `earlier` link would stop, and only then."""
     host.goto(re.sub(r"/tv/.*", "", host.url))
-    host.once("dialog", lambda dialog: dialog.accept())
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.accept()
+
+    host.on("dialog", answer)
     host.get_by_role("button", name="Show on a TV").click()
     expect(host.locator('[data-qr="tv"]')).to_be_visible()
+    host.remove_listener("dialog", answer)
+    assert asked == (["Make a new TV link? A TV showing an earlier link stops showing the game."] if earlier else [])
     return host.locator("main .url").inner_text()
 
 
@@ -71,7 +85,13 @@ def test_the_tv_shows_the_game_across_the_room(contexts, server, artifacts):
     tv.clock.install()
     asked = []
     tv.on("request", lambda request: asked.append(request.url))
-    link = tv_link(host)
+    link = tv_link(host, earlier=False)  # the game's first link: it stops nothing, so nothing is asked
+    # Back to the table, on a laptop's 1366×768 screen, without scrolling.
+    host.set_viewport_size({"width": 1366, "height": 768})
+    back = host.get_by_role("link", name="Back to the table").bounding_box()
+    assert back["y"] >= 0 and back["y"] + back["height"] <= 768, back
+    host.screenshot(path=artifacts / "tv-link-1366x768.png")
+    host.set_viewport_size(DESKTOP["viewport"])
     # Short enough to type on a remote: the view key is 8 characters without look-alikes, shown to
     # the banker in large type.
     assert re.search(r"/tv/[A-Z0-9]{5}/[A-HJ-NP-Z2-9]{8}\?lang=en$", link), link
@@ -155,15 +175,17 @@ def test_the_tv_shows_the_game_across_the_room(contexts, server, artifacts):
     tv.set_viewport_size(TV["viewport"])
 
     # A new link: the TV on the old one says so.
-    tv_link(host)
+    tv_link(host, earlier=True)
     expect(tv.get_by_role("heading", name="This TV link no longer works")).to_be_visible(timeout=LIVE)
     assert not contexts.errors and not contexts.blocked
 
 
 def test_eight_players_and_an_auction_still_fit(contexts, server, artifacts):
-    """The fullest the side of the screen gets: eight players' standings under an auction (its eight
-    bidders named), beside a board with houses, pawns and owners. Set up through the API in process;
-    the TV is the only browser."""
+    """The fullest the side of the screen gets: eight players' standings under a bankrupt's deed
+    auctioned (its seven bidders named), beside a board with houses, pawns and owners. The newest
+    event, the longest there is (the bankruptcy), still shows whole beside the auction; houses are
+    counted in large type; tokens on one square all show, side by side. Set up through the API in
+    process; the TV is the only browser."""
     client = server.app.test_client()
     made = client.post("/api/games", json={}).get_json()
     code, banker = made["code"], {"Authorization": f"Bearer {made['banker_token']}"}
@@ -181,16 +203,84 @@ def test_eight_players_and_an_auction_still_fit(contexts, server, artifacts):
     act("banker", type="move", player=1, square=39)
     act(1, type="roll", dice=[1, 1]), act(1, type="buy"), act(1, type="roll", dice=[1, 1]), act(1, type="buy")
     act(1, type="set_buildings", levels={"1": 4, "3": 4})  # Mediterranean and Baltic Avenues, 4 houses each
-    act(1, type="roll", dice=[2, 4]), act(1, type="decline"), act(2, type="bid", amount=120)  # Connecticut Avenue
+    act(1, type="roll", dice=[2, 4]), act(1, type="buy"), act(1, type="end_turn")  # Connecticut Avenue
+    act(2, type="roll", dice=[2, 3]), act(2, type="buy"), act(2, type="end_turn")  # Bob buys Reading Railroad
+    # Two tokens on Baltic Avenue (Anna's, four houses), put there by the banker.
+    act("banker", type="move", player=3, square=3), act("banker", type="move", player=4, square=3)
+    # Bob owes the bank more than he has: bankrupt, his railroad is auctioned to the seven others.
+    act(2, type="pay", to="bank", amount=2000), act(2, type="bankrupt")
     url = client.post(f"/api/games/{code}/tv", headers=banker).get_json()["url"]
 
     tv = contexts.page("tv", **TV)
     tv.goto(re.sub(r"^https?://[^/]+", "", url))
-    expect(tv.locator("#turn .auction .high-bid")).to_have_text("High bid $120 by Bob")
+    expect(tv.locator("#turn .auction .lot-for-sale")).to_contain_text("Reading Railroad")
     expect(tv.locator('[data-ranking="cash"] tr')).to_have_count(8)
     assert min(font_size(name) for name in tv.locator("#board .sq-name").all()) >= NAMES
-    fits(tv, "eight players and an auction")
+    fits(tv, "eight players and a bankrupt's auction")
     tv.screenshot(path=artifacts / "tv-eight-players.png")
+    bankrupt = ("Bob is bankrupt; everything goes to the bank. Bob's last $1,300 goes to the bank. "
+                "Reading Railroad is up for auction.")
+    assert newest_shown(tv) == bankrupt
+    assert tokens_shown(tv) == {"3": ["C", "D"], "0": ["E", "F", "G", "H"], "9": ["A"]}
+    built = tv.locator('#board [data-square="3"] .built')
+    expect(built).to_have_text("4")
+    assert font_size(built) >= NAMES * .8
+    check_accessible(tv, "eight players and a bankrupt's auction")
+    # Were the newest event ever too long for the room left (here made three times larger), the
+    # title would go with it: never a title over nothing.
+    tv.evaluate("() => { document.querySelector('#tv-news li').style.fontSize = '8vh'; }")
+    fits(tv, "a newest event too long for the room left")
+    assert newest_shown(tv) is None and not title_shown(tv)
+    tv.evaluate("() => { document.querySelector('#tv-news li').style.fontSize = ''; }")
+    tv.set_viewport_size({"width": 1280, "height": 720})
+    fits(tv, "eight players and a bankrupt's auction at 1280×720")
+    tv.screenshot(path=artifacts / "tv-eight-players-720p.png")
+    assert newest_shown(tv) == bankrupt
+    tv.set_viewport_size(TV["viewport"])
+    # A bid, pushed live: the countdown and the high bid too.
+    from banker import store
+    from banker.rules import Actor
+
+    with server.app.app_context():
+        store.act(code, {"type": "bid", "amount": 120}, actor=Actor(player=3))
+    expect(tv.locator("#turn .auction .high-bid")).to_have_text("High bid $120 by Chloé", timeout=LIVE)
+    fits(tv, "eight players and an auction")
+    assert newest_shown(tv) == "Chloé bids $120."
+    tv.screenshot(path=artifacts / "tv-eight-players-bid.png")
     tv.set_viewport_size({"width": 1280, "height": 720})
     fits(tv, "eight players and an auction at 1280×720")
+    assert newest_shown(tv) == "Chloé bids $120."
     assert not contexts.errors and not contexts.blocked
+
+
+def newest_shown(tv) -> str | None:
+    """The newest of the latest events if it is on the screen, whole (fits checks that nothing is
+    cut: here, that it is not wholly clipped away either), under its heading."""
+    title, newest = tv.locator("#tv-news-title").bounding_box(), tv.locator("#tv-news li").first
+    box, side = newest.bounding_box(), tv.locator(".tv-side").bounding_box()
+    inside = (box["y"] >= title["y"] + title["height"] and box["y"] + box["height"] <= side["y"] + side["height"]
+              and box["x"] >= side["x"] and box["x"] + box["width"] <= side["x"] + side["width"])
+    return newest.inner_text() if inside else None
+
+
+def title_shown(tv) -> bool:
+    """Whether the title of the latest events is on the screen (not in a column clipped away)."""
+    title, news = tv.locator("#tv-news-title").bounding_box(), tv.locator("#tv-news").bounding_box()
+    return title["x"] + title["width"] <= news["x"] + news["width"]
+
+
+# Each square's pawns (by their letters) that show whole, inside their square and over no other.
+PAWNS = """() => Object.fromEntries([...document.querySelectorAll('#board .sq:has(.pawn)')].map((sq) => {
+  const s = sq.getBoundingClientRect(), pawns = [...sq.querySelectorAll('.pawn')];
+  const boxes = pawns.map((p) => p.getBoundingClientRect());
+  const apart = (a, b) => a.right <= b.left + .5 || b.right <= a.left + .5 || a.bottom <= b.top + .5 || b.bottom <= a.top + .5;
+  return [sq.dataset.square, pawns.filter((p, i) => {
+    const r = boxes[i];
+    return r.width > 0 && r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom
+      && boxes.every((o, j) => j === i || apart(r, o));
+  }).map((p) => p.textContent.trim())];
+}))"""
+
+
+def tokens_shown(tv) -> dict:
+    return tv.evaluate(PAWNS)

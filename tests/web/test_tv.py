@@ -171,11 +171,15 @@ def test_the_host_screen_shows_the_banker_a_tv_link(app, game, host):
     banker = host(game)
     page = banker.page()
     assert f'action="/t/{game.code}/tv"' in page and "Show on a TV" in page
+    # The game's first link stops no TV: the button asks nothing. Once a link exists, it warns.
+    warning = "A TV showing an earlier link stops showing the game."
+    assert warning not in unescape(page)
     made = banker.client.post(f"/t/{game.code}/tv", data={"csrf_token": banker.csrf})
     assert made.status_code == 303
     link_page = banker.client.get(made.headers["Location"])
     assert link_page.headers["Cache-Control"] == "no-store"
     html = link_page.get_data(as_text=True)
+    assert warning in unescape(html) and warning in unescape(banker.page())
     url = unescape(re.search(r'<p class="url tv-url">(.+?)</p>', html).group(1).replace("<wbr>", ""))
     assert 'data-qr="tv"' in html and urlsplit(url).query == "lang=en"
     assert "Ann's turn" in tv(app, urlsplit(url).path).page()
