@@ -1,6 +1,7 @@
 """The README's first command: `banker` serves the app on the LAN with a fresh instance folder, and
 prints (and QR-encodes) the URL that opens it."""
 
+import contextlib
 import json
 import os
 import signal
@@ -121,19 +122,18 @@ def test_ctrl_c_stops_the_server_at_once_with_live_pages_open(served):
         code = json.loads(response.read())["code"]
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{code}", timeout=10) as response:
         cookie = response.headers["Set-Cookie"].split(";")[0]  # the page's, which its live connection needs
-    pages = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(3)]
-    for page in pages:
-        page.sendall(f"GET /t/{code}/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
-                     f"Cookie: {cookie}\r\n\r\n".encode())
-        received = b""
-        while b"retry:" not in received:
-            received += page.recv(4096)
-    process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=30) == 0
-    said = process.stdout.read()
-    assert "still running" not in said and "Traceback" not in said, said
-    for page in pages:
-        page.close()
+    with contextlib.ExitStack() as open_pages:  # closed whatever happens: a socket left open fails a later test
+        pages = [open_pages.enter_context(socket.create_connection(("127.0.0.1", port), timeout=10)) for _ in range(3)]
+        for page in pages:
+            page.sendall(f"GET /t/{code}/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+                         f"Cookie: {cookie}\r\n\r\n".encode())
+            received = b""
+            while b"retry:" not in received:
+                received += page.recv(4096)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        said = process.stdout.read()
+        assert "still running" not in said and "Traceback" not in said, said
 
 
 def test_a_never_ending_answer_does_not_keep_what_it_already_sent():
