@@ -113,8 +113,22 @@ def test_the_end_screen_keeps_totals_and_chart_labels_in_view_at_360_px_and_200_
     assert ann.locator(".standings tr > :nth-child(6)").count() == 4  # the heading and three players
     assert chart_labels_outside(ann) == []
     assert heading_lines(ann) == {"rows": 1, "broken": []}
+    # Each name whole on one line (the total goes under it when both do not fit): not "C / le / o".
+    assert names_broken(ann) == []
+    ann.set_viewport_size({"width": NARROW // 2, "height": PHONE["viewport"]["height"]})  # 200% zoom, too
+    assert names_broken(ann) == []
+    ann.set_viewport_size({"width": NARROW, "height": PHONE["viewport"]["height"]})
     check_accessible(ann, "a phone's end screen at 360 px and 200% text")
     ann.screenshot(path=artifacts / "end-phone-360px-200pct.png", full_page=True)
+
+
+def names_broken(page) -> list[str]:
+    """The standings' player names that take more than one line."""
+    return page.locator(".standings td:nth-child(2)").evaluate_all("""cells => cells.filter((cell) => {
+      const name = [...cell.childNodes].find((node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim());
+      const range = document.createRange(); range.selectNodeContents(name);
+      return new Set([...range.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top))).size > 1;
+    }).map((cell) => cell.textContent.trim())""")
 
 
 def path_of(url: str) -> str:
