@@ -124,6 +124,7 @@ def test_the_story_at_360_px_and_printed_shows_every_row_or_says_how_many_are_le
     expect(returns.filter(visible=True)).to_have_count(5)
     expect(more).to_be_visible()
     expect(page.locator("table.flows")).to_be_hidden()  # the picture says it, on paper
+    expect(page.locator(".heat-note").first).to_be_visible()  # what the heat map's ≈ means, on paper too
     cut_off = page.evaluate(CUT_OFF)
     assert not cut_off, f"printed: {cut_off}"
     page.screenshot(path=artifacts / "story-printed-long.png", full_page=True)
