@@ -10,13 +10,11 @@ Run: .venv/bin/python benchmarks/archive.py   (prints a table; asserts nothing)
 
 import random
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
-from live_and_actions import BANKER, NAMES, play
+from live_and_actions import BANKER, NAMES, an_app, play
 
-from banker import create_app, store
+from banker import store
 
 
 def timed(fn, rounds: int) -> tuple[float, object]:
@@ -29,9 +27,7 @@ def timed(fn, rounds: int) -> tuple[float, object]:
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp())
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
-                      "SECRET_KEY": "bench", "HTMX_CDN": False}, instance_path=folder)
+    app = an_app()
     client = app.test_client()
     rng = random.Random(23)
     rows = []

@@ -36,16 +36,24 @@ def median_us(fn, rounds: int) -> float:
     return statistics.median(samples) * 1e6
 
 
-def a_table(client) -> str:
-    """A game of eight, started, banked by `client`'s browser (its session holds the browser key
-    that created the game, as the host page's would): the game's code."""
+def an_app(**config):
+    """The app as the in-process benchmarks run it: on a SQLite file in a new temporary folder."""
+    folder = Path(tempfile.mkdtemp())
+    return create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}", "SECRET_KEY": "bench",
+                       "HTMX_CDN": False, **config}, instance_path=folder)
+
+
+def a_table(client=None) -> str:
+    """A game of eight, started, banked by `client`'s browser if one is given (its session holds the
+    browser key that created the game, as the host page's would): the game's code."""
     key = store.new_token()
     code = store.create_game(browser=store.Browser(key, "banker"))[0].code
     for name, token in NAMES:
         store.act(code, {"type": "join", "name": name, "token": token})
     store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
-    with client.session_transaction() as session:
-        session["browser"] = key
+    if client is not None:
+        with client.session_transaction() as session:
+            session["browser"] = key
     return code
 
 
@@ -63,9 +71,7 @@ def play(code: str, rng: random.Random, until: int, undos: float = 0.0) -> None:
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp())
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
-                      "SECRET_KEY": "bench", "HTMX_CDN": False}, instance_path=folder)
+    app = an_app()
     client = app.test_client()
     rng = random.Random(8)
     rows = []

@@ -12,50 +12,32 @@ import cProfile
 import pstats
 import random
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-from bot import next_move
-
-from banker import create_app, store
-from banker.rules import Actor, GameError
-from banker.rules.view import state_json
 from flask import g
+from live_and_actions import a_table, an_app, play
+
+from banker import store
 
 from banker.live import screens as live
 from banker.web.context import PhoneScreen, TableScreen
 
-NAMES = (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat"), ("Ed", "ship"), ("Flo", "iron"),
-         ("Gus", "thimble"), ("Hal", "wheelbarrow"))
-BANKER = Actor(banker=True)
 CHANGES = 60
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp())
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}", "SECRET_KEY": "bench",
-                      "HTMX_CDN": False, "RATELIMIT_ENABLED": False}, instance_path=folder)
+    app = an_app(RATELIMIT_ENABLED=False)
     rng = random.Random(8)
     with app.app_context():
-        code = store.create_game()[0].code
-        for name, token in NAMES:
-            store.act(code, {"type": "join", "name": name, "token": token})
-        store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
+        code = a_table()
 
-        def move() -> None:
-            game = store.find_game(code)
-            who, action = next_move(state_json(store.load_state(game), game.version), rng)
-            try:
-                store.act(code, action, actor=BANKER if who == "banker" else Actor(player=who))
-            except GameError:
-                pass
+        def move() -> None:  # one change: a refused move is tried again
+            play(code, rng, store.find_game(code).version + 1)
 
         for name in app.jinja_env.list_templates(extensions=["html"]):  # compiled once, as a running server has
             app.jinja_env.get_template(name)
         for events in (60, 1000):
-            while store.find_game(code).version < events:
-                move()
+            play(code, rng, events)
             spent, renders = collections.Counter(), collections.Counter()
             render = live.render_template
 

@@ -14,13 +14,11 @@ Run: .venv/bin/python benchmarks/story.py   (about 20 seconds; prints a table; a
 
 import random
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
-from live_and_actions import a_table, play
+from live_and_actions import a_table, an_app, play
 
-from banker import create_app, store
+from banker import store
 from banker.web.chart import _replay
 from banker.web.context import known
 from banker.web.story import count
@@ -37,9 +35,7 @@ def median_ms(fn, rounds: int, before=lambda: None) -> float:
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp())
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
-                      "SECRET_KEY": "bench", "HTMX_CDN": False}, instance_path=folder)
+    app = an_app()
     client = app.test_client()
     rng = random.Random(8)
     rows = []

@@ -13,13 +13,11 @@ Run: .venv/bin/python benchmarks/timeline.py   (prints a table; asserts nothing)
 
 import random
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
-from live_and_actions import a_table, play
+from live_and_actions import a_table, an_app, play
 
-from banker import create_app, store
+from banker import store
 
 EVENTS = 5_000
 UNDOS = 0.02  # about every fiftieth move is an undo by the banker
@@ -32,9 +30,7 @@ def timed(fn) -> float:
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp())
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
-                      "SECRET_KEY": "bench", "HTMX_CDN": False}, instance_path=folder)
+    app = an_app()
     client = app.test_client()
     rng = random.Random(23)
     with app.app_context():

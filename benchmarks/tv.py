@@ -7,14 +7,12 @@ Run: .venv/bin/python benchmarks/tv.py   (prints a table; asserts nothing)
 """
 
 import random
-import tempfile
 import time
-from pathlib import Path
 
-from live_and_actions import BANKER, NAMES, play
+from live_and_actions import a_table, an_app, play
 from flask import g
 
-from banker import create_app, store
+from banker import store
 from banker.live import screens as live
 from banker.web.context import TableScreen, TvScreen
 
@@ -23,15 +21,10 @@ SCREENS = {"host": lambda known: TableScreen(known, True), "tv": TvScreen}
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp())
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}", "SECRET_KEY": "bench",
-                      "HTMX_CDN": False, "RATELIMIT_ENABLED": False}, instance_path=folder)
+    app = an_app(RATELIMIT_ENABLED=False)
     rng = random.Random(23)
     with app.app_context():
-        code = store.create_game()[0].code
-        for name, token in NAMES:
-            store.act(code, {"type": "join", "name": name, "token": token})
-        store.act(code, {"type": "start", "order": list(range(1, 9))}, actor=BANKER)
+        code = a_table()
 
         def move() -> None:
             play(code, rng, store.find_game(code).version + 1)

@@ -26,16 +26,24 @@ def net_worth(state: GameState, player_id: int) -> int:
     return worth(state, player_id)["total"]
 
 
+def deed_value(square, mortgaged: bool, level: int) -> int:
+    """What a deed counts for in its holder's net worth: the board square's printed price (half
+    while mortgaged) and its `level` of buildings (0-4 houses, 5 a hotel) at cost."""
+    return (square.price // 2 if mortgaged else square.price) + square.house_cost * level
+
+
+def held_value(state: GameState, square: int) -> int:
+    """`deed_value` of the deed on `square` as it stands in `state`."""
+    deed = state.deeds[square]
+    return deed_value(state.board[square], deed.mortgaged, 5 if deed.hotel else deed.houses)
+
+
 def net_worths(state: GameState) -> dict[int, int]:
-    """Every player's net worth (as `net_worth`), in one pass over the deeds: the net-worth chart
-    asks for all of them after every action of the game."""
-    board = state.board
+    """Every player's net worth (as `net_worth`), in one pass over the deeds."""
     totals = {p.id: p.cash for p in state.players}
     for deed in state.deeds.values():
         if deed.owner is not None:
-            square = board[deed.square]
-            totals[deed.owner] += ((square.price // 2 if deed.mortgaged else square.price)
-                                   + square.house_cost * (5 if deed.hotel else deed.houses))
+            totals[deed.owner] += held_value(state, deed.square)
     return totals
 
 
@@ -103,19 +111,15 @@ class WorthTally:
             elif kind in ("mortgaged", "unmortgaged"):
                 self._deed(e["square"], mortgaged=kind == "mortgaged")
 
-    def value(self, square: int) -> int:
-        """What the deed on `square` counts for in its holder's net worth: its printed price (half
-        while mortgaged) and its buildings at cost."""
-        sq = self.board[square]
-        return ((sq.price // 2 if square in self.mortgaged else sq.price)
-                + sq.house_cost * self.level.get(square, 0))
+    def _value(self, square: int) -> int:
+        return deed_value(self.board[square], square in self.mortgaged, self.level.get(square, 0))
 
     def _deed(self, square: int, owner=..., mortgaged: bool | None = None, level: int | None = None) -> None:
         """Change a deed's owner (None: the bank), mortgage or buildings, moving its value between
         the totals of whoever held it before and after."""
         before = self.owner.get(square)
         if before is not None:
-            self.totals[before] -= self.value(square)
+            self.totals[before] -= self._value(square)
         if owner is not ...:
             before = owner
             if owner is None:
@@ -127,4 +131,4 @@ class WorthTally:
         if level is not None:
             self.level[square] = level
         if before is not None:
-            self.totals[before] += self.value(square)
+            self.totals[before] += self._value(square)

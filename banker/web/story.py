@@ -24,7 +24,8 @@ from ..rules.board import Board
 from ..rules import landings
 from ..rules.buildings import HOTEL
 from ..rules.errors import N_
-from ..rules.networth import WorthTally
+from ..rules.networth import held_value
+from ..rules.state import GameState
 from . import story_drawings as drawings
 from .chart import worth_chart
 from .ledger import LruCache
@@ -152,27 +153,27 @@ def told_story(game, log=None) -> Story:
     if kept is None:
         kept = current_app.extensions.setdefault("banker.story", LruCache(KEPT))
     log = log or (lambda: store.live_effects(game.id, upto=game.version))
-    return kept.get((game.id, game.version), lambda: count(game.state.board, log()))
+    return kept.get((game.id, game.version), lambda: count(game.state.board, log(), game.state))
 
 
-def count(board: Board, events) -> Story:
-    """The story told by `events`, each (effects, created_at), the live events oldest first."""
+def count(board: Board, events, state: GameState | None = None) -> Story:
+    """The story told by `events`, each (effects, created_at), the live events oldest first; the
+    deeds still held are worth what they are in `state`, the game as those events left it."""
     counting = _Counting(board)
     for effects, at in events:
         counting.event(effects, at)
-    return counting.end()
+    return counting.end(state)
 
 
 class _Counting:
     """A story being counted, one event after the other, and what the counting must remember: who
-    holds each deed now (their Holding), the deeds as net worth counts them (their buildings and
-    mortgages: a WorthTally, as of the event before while an event is counted), the colour groups
-    held whole, who is in jail since how many turns, whose turn it is since when, the chart's step."""
+    holds each deed now (their Holding), the buildings on each lot, the colour groups held whole,
+    who is in jail since how many turns, whose turn it is since when, the chart's step."""
 
     def __init__(self, board: Board):
         self.story, self.board = Story(), board
         self.held: dict[int, Holding] = {}  # square: its holding now (none while the bank has it)
-        self.deeds = WorthTally(board, 0)
+        self.levels: dict[int, int] = {}
         self.complete: set[tuple[int, str]] = set()  # (player, group) held whole after the step before
         self.jailed: dict[int, int] = {}  # player: turns begun in jail so far
         self.turn: tuple[int, datetime] | None = None  # whose turn, since when
@@ -218,9 +219,12 @@ class _Counting:
             elif kind == "deeds_claimed":
                 for square in e["squares"]:
                     self._take(square, e["player"], "claim")
+            elif kind in ("built", "sold"):
+                self.levels[e["square"]] = e["level"]
             elif kind == "levels_set":
                 for square, now in e["levels"].items():
-                    self._levels_cost(int(square), self.deeds.level.get(int(square), 0), now)
+                    self._levels_cost(int(square), self.levels.get(int(square), 0), now)
+                    self.levels[int(square)] = now
             if kind in ("left_jail", "bankrupt") and e["player"] in self.jailed:
                 self._jail_stay(e["player"], self.jailed.pop(e["player"]))
             if kind == "bankrupt":
@@ -235,15 +239,14 @@ class _Counting:
                 story.marks.append(Mark(self.step, "hotel", e["player"], square=square))
         for e in bankrupts:
             self._inherit(e)
-        self.deeds.follow(effects)
         if any(e["kind"] in CHANGES_HANDS for e in effects):
             self._monopolies()
 
-    def end(self) -> Story:
+    def end(self, state: GameState | None) -> Story:
         for player, turns in self.jailed.items():  # still in jail at the version read
             self._jail_stay(player, turns)
-        for square, holding in self.held.items():
-            holding.worth_now = self.deeds.value(square)
+        for square, holding in self.held.items() if state is not None else ():
+            holding.worth_now = held_value(state, square)
         return self.story
 
     def _owner(self, square: int) -> int | None:
@@ -314,6 +317,7 @@ class _Counting:
         heir = e["creditor"] if isinstance(e["creditor"], int) else None
         for square, holding in list(self.held.items()):
             if holding.owner == e["player"]:
+                self.levels[square] = 0  # (their buildings went back to the bank)
                 if heir is None:
                     del self.held[square]
                 else:

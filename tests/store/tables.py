@@ -94,3 +94,16 @@ def play_randomly(code: str, rng: random.Random, steps: int, undo: bool = True) 
             continue
         state, version = outcome.state, outcome.version
 
+
+def counting_replays(monkeypatch, module) -> list[int]:
+    """The number of logged actions each replay of the store's `module` (undo, timeline) goes
+    through: the rows it read after its checkpoint. The tests' own replays go through the rules'
+    replay directly, and are not counted."""
+    counts, replay = [], module.replay
+
+    def counted(edition, settings, log, start=None):
+        counts.append(len(log))
+        return replay(edition, settings, log, start)
+
+    monkeypatch.setattr(module, "replay", counted)
+    return counts

@@ -10,21 +10,9 @@ from banker import store
 from banker.rules import Actor, Settings, replay
 from banker.store import timeline, undo
 
-from .tables import events, fresh, new_table, play_randomly
+from .tables import counting_replays, events, fresh, new_table, play_randomly
 
 pytestmark = pytest.mark.storage  # what the checkpoints hold after undos is the store's writing
-
-
-def counting_replays(monkeypatch) -> list[int]:
-    """The number of logged actions each state_at replays (the rows it read after its checkpoint)."""
-    counts, replay_ = [], timeline.replay
-
-    def counted(edition, settings, log, start=None):
-        counts.append(len(log))
-        return replay_(edition, settings, log, start)
-
-    monkeypatch.setattr(timeline, "replay", counted)
-    return counts
 
 
 def the_game_that_counts(game) -> list:
@@ -48,7 +36,7 @@ def test_every_version_opens_from_a_checkpoint_at_most_a_few_events_back(app, mo
     game = fresh(code)
     undone = [e for e in events(code) if e.undone]
     assert len(undone) >= 3 and game.version > 60  # the undos this test is about did happen
-    expected, replays = the_game_that_counts(game), counting_replays(monkeypatch)
+    expected, replays = the_game_that_counts(game), counting_replays(monkeypatch, timeline)
     for version in range(game.version + 1):
         assert store.state_at(game, version) == expected[version], version
     assert len(replays) == game.version + 1 and max(replays) < 4
@@ -65,7 +53,7 @@ def test_a_version_deep_in_a_long_game_replays_less_than_a_checkpoint_apart(app,
     play_randomly(code, random.Random(3), 150, undo=False)
     game = fresh(code)
     assert game.version > 3 * store.CHECKPOINT_EVERY
-    expected, replays = the_game_that_counts(game), counting_replays(monkeypatch)
+    expected, replays = the_game_that_counts(game), counting_replays(monkeypatch, timeline)
     last = game.version - 1
     for version in (last - 40, last - 1, last):
         assert store.state_at(game, version) == expected[version]

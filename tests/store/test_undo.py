@@ -13,7 +13,7 @@ from banker.store import undo
 from banker.models import Checkpoint, db
 from banker.rules import Actor, GameError, GameState, Settings, replay
 
-from .tables import BANKER, assert_replay_gives_the_snapshot, events, fresh, new_table, play_randomly
+from .tables import BANKER, assert_replay_gives_the_snapshot, counting_replays, events, fresh, new_table, play_randomly
 
 pytestmark = pytest.mark.storage  # undo rewrites the log and the checkpoints in one transaction
 
@@ -36,19 +36,6 @@ def without_the_newest(game, count: int) -> list[GameState]:
     return states[::-1]
 
 
-def counting_replays(monkeypatch) -> list[int]:
-    """The number of logged actions each undo replays (the store's replays: the test's own go
-    through the rules' replay directly)."""
-    counts, replay = [], undo.replay
-
-    def counted(edition, settings, log, start=None):
-        counts.append(len(log))
-        return replay(edition, settings, log, start)
-
-    monkeypatch.setattr(undo, "replay", counted)
-    return counts
-
-
 # Thousands of events: on SQLite alone. Each is a few round trips to the PostgreSQL server, which
 # would make this test most of the module's time there, and what it checks (which checkpoint undo
 # starts from) is the store's own logic, the same on both databases; the tests below run on both.
@@ -58,7 +45,7 @@ def test_undo_at_two_thousand_events_replays_less_than_a_checkpoint_apart(app, m
     play_randomly(code, random.Random(7), 2_300, undo=False)
     game = fresh(code)
     assert game.version > 2_000
-    replays = counting_replays(monkeypatch)
+    replays = counting_replays(monkeypatch, undo)
     for expected in without_the_newest(game, 40):  # back past at least one checkpoint
         assert store.act(code, {"type": "undo"}, actor=BANKER).state == expected
     assert len(replays) == 40 and max(replays) < store.CHECKPOINT_EVERY
@@ -73,7 +60,7 @@ def test_undo_after_undo_across_checkpoints_replays_from_the_newest_one_before(a
     code = new_table().code
     play_randomly(code, random.Random(5), 40, undo=False)
     game = fresh(code)
-    replays = counting_replays(monkeypatch)
+    replays = counting_replays(monkeypatch, undo)
     for expected in without_the_newest(game, 12):
         assert store.act(code, {"type": "undo"}, actor=BANKER).state == expected
     assert len(replays) == 12 and max(replays) < 4

@@ -296,31 +296,16 @@ def test_a_real_server_lets_a_game_file_past_a_megabyte_through_to_the_import_on
     app = make_app(database)
     server = Server(app).start()
     try:
-        def post(path: str, body: bytes, length: int | None = None):
-            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-            connection.putrequest("POST", path)
-            connection.putheader("Content-Type", "application/json")
-            connection.putheader("Content-Length", str(len(body) if length is None else length))
-            connection.endheaders()
-            try:
-                connection.send(body)
-            except OSError:
-                pass  # the server may answer and close before the rest of a huge body is sent
-            response = connection.getresponse()
-            answer = response.status, response.read()
-            connection.close()
-            return answer
-
         two_mb = b" " * (2 * 1024 * 1024) + b"[]"
-        status, body = post("/api/games/import", two_mb)  # read whole by the app: not a game
+        status, body = server.post("/api/games/import", two_mb)  # read whole by the app: not a game
         assert status == 400 and json.loads(body)["error"]["code"] == "not_an_archive"
-        status, body = post("/api/games", two_mb)
+        status, body = server.post("/api/games", two_mb)
         assert status == 413 and json.loads(body)["error"]["code"] == "too_large"
-        status, _ = post("/api/games/import", b"[" * 1024, length=50 * 1024 * 1024)
+        status, _ = server.post("/api/games/import", b"[" * 1024, length=50 * 1024 * 1024)
         assert status == 413
 
         # The export, streamed by waitress as the log is read, imports again on the same server.
-        status, body = post("/api/games", b"{}")
+        status, body = server.post("/api/games", b"{}")
         made = json.loads(body)
         connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
         connection.request("GET", f"/api/games/{made['code']}/export", headers=bearer(made["banker_token"]))
@@ -328,7 +313,7 @@ def test_a_real_server_lets_a_game_file_past_a_megabyte_through_to_the_import_on
         archive = response.read()
         connection.close()
         assert response.status == 200 and json.loads(archive)["events"] == []
-        status, body = post("/api/games/import", archive)
+        status, body = server.post("/api/games/import", archive)
         assert status == 201 and json.loads(body)["code"] != made["code"]
     finally:
         server.stop()

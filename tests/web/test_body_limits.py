@@ -1,7 +1,6 @@
 """Bodies too big or too deeply nested to be a game's are refused with a clear 4xx, before they cost
 the server anything, on the test client and on a real server."""
 
-import http.client
 import json
 
 import pytest
@@ -55,26 +54,11 @@ def test_a_real_server_refuses_deep_and_big_bodies_and_never_reads_a_huge_one(da
     app = make_app(database)
     server = Server(app).start()
     try:
-        def post(path: str, body: bytes, length: int | None = None):
-            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-            connection.putrequest("POST", path)
-            connection.putheader("Content-Type", "application/json")
-            connection.putheader("Content-Length", str(len(body) if length is None else length))
-            connection.endheaders()
-            try:
-                connection.send(body)
-            except OSError:
-                pass  # the server may answer and close before the rest of a huge body is sent
-            response = connection.getresponse()
-            answer = response.status, response.read()
-            connection.close()
-            return answer
-
-        assert post("/api/games", DEEP.encode())[0] == 400
-        status, body = post("/api/games", BIG.encode())
+        assert server.post("/api/games", DEEP.encode())[0] == 400
+        status, body = server.post("/api/games", BIG.encode())
         assert status == 413 and json.loads(body)["error"]["code"] == "too_large"
         # 300 MB announced: refused on its headers, after the first megabyte at most.
-        status, _ = post("/api/games", b"[" * 1024, length=300 * 1024 * 1024)
+        status, _ = server.post("/api/games", b"[" * 1024, length=300 * 1024 * 1024)
         assert status == 413
     finally:
         server.stop()

@@ -75,6 +75,19 @@ def test_rent_returns_and_flows_of_a_short_evening(app, client):
     assert [(m.kind, m.step, m.player, m.other) for m in story.marks] == [("trade", 16, 2, 1)]
 
 
+def left(**levels: tuple[int, int]):
+    """The game those hand-written logs leave: each deed named `sq<square>` held by (player, level)."""
+    from banker.rules import Settings, new_game
+    from banker.rules.buildings import set_level
+
+    state = new_game("us", Settings())
+    for name, (owner, level) in levels.items():
+        deed = state.deeds[int(name[2:])]
+        deed.owner = owner
+        set_level(deed, level)
+    return state
+
+
 def test_the_evenings_records_and_big_moments_from_a_log():
     """A log written out by hand, a minute apart: Bob goes to jail and begins two turns there before
     rolling out; Ann completes the brown group and puts the first hotel on it (in one step, the
@@ -95,7 +108,8 @@ def test_the_evenings_records_and_big_moments_from_a_log():
         [e.turn(2)],  # 20:08
         [e.rolled(2, [2, 2]), e.left_jail(2, "doubles"), e.moved(2, 10, 14)],  # 20:09
     ]
-    story = count(load_board("us"), [(effects, start + timedelta(minutes=n)) for n, effects in enumerate(log)])
+    story = count(load_board("us"), [(effects, start + timedelta(minutes=n)) for n, effects in enumerate(log)],
+                  left(sq1=(1, 5), sq3=(1, 4)))
     assert story.longest_jail == (2, 2)
     assert story.most_doubles() == (2, 4) and dict(story.doubles) == {1: 1, 2: 4}
     # Ann: 20:00-20:02, 20:03-20:04, 20:05-20:08; Bob: 20:02-20:03, 20:04-20:05 (his last goes on).
@@ -128,7 +142,8 @@ def test_each_owner_of_a_deed_in_turn_is_charged_and_credited_with_their_own_tim
          e.transfer(2, 1, 1350, "bankruptcy")],
         [e.levels_set(1, 1, {1: 1, 3: 1}), e.transfer(1, "bank", 100, "building", group="brown")],
     ]
-    story = count(load_board("us"), [(effects, start + timedelta(minutes=n)) for n, effects in enumerate(log)])
+    story = count(load_board("us"), [(effects, start + timedelta(minutes=n)) for n, effects in enumerate(log)],
+                  left(sq1=(1, 1), sq3=(1, 1)))
     # Ann holds the lots again at the end, each worth its $60 and its house's $50.
     assert [(h.square, h.owner, h.how, h.rent, h.sold_for, h.worth_now, h.cost, h.net) for h in story.holdings] == [
         (1, 1, "bought", 0, 75, 0, 60, 15), (3, 1, "bought", 0, 75, 0, 60, 15),
@@ -218,6 +233,25 @@ def test_a_story_is_counted_once_per_version_and_shared(app, client):
     play(game, (1, {"type": "roll", "dice": [1, 2]}))
     again = story_of(app, game)
     assert again is not first and again.landings[6] == 1 and first.landings[6] == 0
+
+
+def test_the_story_page_reads_the_log_once_for_the_story_and_its_chart(app, client, host, monkeypatch):
+    """The first reader of a version: one read of the log's effects, counted for the story and for
+    the net-worth chart both; a later reader of the same version reads nothing."""
+    game = play(new_game(client), *EVENING)
+    table = host(game)
+    reads = []
+    live_effects = store.live_effects
+
+    def counting(game_id, after=0, upto=None):
+        reads.append((after, upto))
+        return live_effects(game_id, after, upto)
+
+    monkeypatch.setattr(store, "live_effects", counting)
+    assert "Net worth over the game" in table.page(f"/t/{game.code}/story")
+    assert reads == [(0, game.state()["version"])]
+    table.page(f"/t/{game.code}/story")
+    assert len(reads) == 1
 
 
 def test_the_flow_is_as_thick_as_the_money_and_the_heat_map_takes_expected_landings(app):
