@@ -1,0 +1,338 @@
+"""Issue 33: the hosted recipe as written, for real, on a port of its own. Debian's nginx runs as a
+throwaway instance (its own prefix, pid, logs and temporary folders) with the docs' own files from
+deploy/nginx/, rendered for a free port, gunicorn's port and a self-signed certificate made here by
+openssl, in front of gunicorn started with the shipped config module (`-c
+python:banker.gunicorn_config`, set through its environment variables) on a database of the test
+PostgreSQL server. Every client names the server `tables.example.org:<port>`, as a browser does on a
+port other than 443.
+
+gunicorn runs one worker here, so that one process's live slots are counted: its BANKER_THREADS
+less those kept for pages and actions (banker/live/slots.py reads them from gunicorn's
+configuration). A closed page's slot comes back at the server's next write to it, so the test's
+config.py sets a live connection's keep-alive to a second."""
+
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import ssl
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from banker.live.slots import SPARE_THREADS
+from banker.rules.state import MAX_PLAYERS, TOKENS
+
+from .apps import give_back, postgres_database
+from .e2e.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, LIVE, closed_port
+from .e2e.test_game_night import decode_qr
+from .postgres import free_port
+from .test_slots import until
+
+DEPLOY = Path(__file__).resolve().parent.parent / "deploy" / "nginx"
+NAME = "tables.example.org"
+THREADS = 108
+SLOTS = THREADS - SPARE_THREADS  # a club of 90 screens fits, with two to spare
+UNVERIFIED = ssl.create_default_context()  # the certificate is the test's own, self-signed
+UNVERIFIED.check_hostname, UNVERIFIED.verify_mode = False, ssl.CERT_NONE
+
+
+def render(text: str, *replacements: tuple[str, str]) -> str:
+    """The docs' file with each `old` (found exactly once, or the file changed under the test)
+    replaced by `new`."""
+    for old, new in replacements:
+        assert text.count(old) == 1, f"{old!r} is not once in the shipped file"
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.fixture(scope="module")
+def hosted_database(postgres, tmp_path_factory):
+    """A database of the module's own on the test PostgreSQL server: its URL."""
+    database = postgres_database(postgres, tmp_path_factory.mktemp("database"))
+    yield database.uri
+    give_back(postgres, database)
+
+
+@pytest.fixture(scope="module")
+def gunicorn(hosted_database, tmp_path_factory):
+    """gunicorn as docs/hosting.md starts it, on a free port: its port."""
+    folder = tmp_path_factory.mktemp("gunicorn")
+    instance = folder / "instance"
+    instance.mkdir()
+    (instance / "config.py").write_text("PROXY_FIX = 1\nHTMX_CDN = False\n"
+                                        "RATELIMIT_ENABLED = False  # every client is 127.0.0.x, the joins many\n"
+                                        "LIVE_HEARTBEAT_SECONDS = 1\n")
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": hosted_database, "BANKER_INSTANCE": str(instance),
+           "BANKER_BIND": f"127.0.0.1:{port}", "BANKER_WORKERS": "1", "BANKER_THREADS": str(THREADS)}
+    with open(folder / "gunicorn.log", "w") as log:
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:banker.gunicorn_config"],
+                                   env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        assert until(lambda: process.poll() is None and _answers(port), 30), (folder / "gunicorn.log").read_text()
+        yield port
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)  # its master and worker, without waiting for open pages
+        process.wait(timeout=10)
+
+
+def _answers(port: int) -> bool:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", "/")
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+@pytest.fixture(scope="module")
+def nginx(gunicorn, tmp_path_factory):
+    """Debian's nginx with deploy/nginx/banker-tls.conf and its snippet, on a free port of
+    127.0.0.1: that port. `nginx -t` passes first."""
+    prefix = tmp_path_factory.mktemp("nginx")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "2", "-subj", f"/CN={NAME}", "-addext", f"subjectAltName=DNS:{NAME}",
+                    "-keyout", str(prefix / "privkey.pem"), "-out", str(prefix / "fullchain.pem")],
+                   check=True, capture_output=True)
+    port = free_port()
+    (prefix / "snippets").mkdir()
+    (prefix / "snippets" / "banker-proxy.conf").write_text(render(
+        (DEPLOY / "banker-proxy.conf").read_text(),
+        ("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{gunicorn};")))
+    (prefix / "banker.conf").write_text(render(
+        (DEPLOY / "banker-tls.conf").read_text(),
+        ("listen 443 ssl http2;", f"listen 127.0.0.1:{port} ssl http2;"),
+        ("/etc/ssl/banker/fullchain.pem", str(prefix / "fullchain.pem")),
+        ("/etc/ssl/banker/privkey.pem", str(prefix / "privkey.pem"))))
+    # As Debian's /etc/nginx/nginx.conf includes a site, with this instance's own paths. As root,
+    # its workers run as root too: the test's folders are the test's own.
+    temporary = " ".join(f"{kind}_temp_path {prefix / kind};" for kind in ("client_body", "proxy", "fastcgi",
+                                                                            "uwsgi", "scgi"))
+    (prefix / "nginx.conf").write_text(
+        ("user root;\n" if os.geteuid() == 0 else "")
+        + f"worker_processes 1;\npid {prefix / 'nginx.pid'};\nevents {{ worker_connections 1024; }}\n"
+        f"http {{\n    access_log off;\n    {temporary}\n    include banker.conf;\n}}\n")
+    command = [shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
+               "-e", str(prefix / "error.log")]
+    checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    process = subprocess.Popen([*command, "-g", "daemon off;"], stderr=subprocess.DEVNULL)
+    try:
+        assert until(lambda: process.poll() is None and _listens(port), 10), (prefix / "error.log").read_text()
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _listens(port: int) -> bool:
+    client = Client(port)
+    try:
+        return client.get("/")[0] == 200
+    except OSError:
+        return False
+    finally:
+        client.close()
+
+
+class Client:
+    """HTTPS to the proxy from a client `address` of 127.0.0.x, naming the server as a browser would
+    (`tables.example.org:<port>`), on one keep-alive connection."""
+
+    def __init__(self, port: int, address: str = "127.0.0.1"):
+        self.host = f"{NAME}:{port}"
+        self.connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=UNVERIFIED,
+                                                      source_address=(address, 0))
+
+    def request(self, method: str, path: str, body: str | None = None, **headers) -> http.client.HTTPResponse:
+        """The answer, its headers read (its body still to read: a live connection's never ends)."""
+        self.connection.request(method, path, body, {"Host": self.host, **headers})
+        return self.connection.getresponse()
+
+    def get(self, path: str, cookie: str = "") -> tuple[int, str, str]:
+        """(status, body, the cookie it set or the one given)."""
+        response = self.request("GET", path, **({"Cookie": cookie} if cookie else {}))
+        return response.status, response.read().decode(), _cookie(response) or cookie
+
+    def a_game(self) -> dict:
+        response = self.request("POST", "/api/games", "{}", **{"Content-Type": "application/json"})
+        assert response.status == 201
+        return json.loads(response.read())
+
+    def join(self, code: str, name: str, token: str) -> str:
+        """A phone takes a seat with the join form, as a browser sends it over HTTPS (its Referer
+        is checked against the host and port): the seat's cookie."""
+        status, page, cookie = self.get(f"/j/{code}")
+        assert status == 200
+        form = {"csrf_token": _field(page, "csrf_token"), "nonce": _field(page, "nonce"), "name": name,
+                "token": token}
+        response = self.request("POST", f"/j/{code}", urlencode(form), Cookie=cookie,
+                                Referer=f"https://{self.host}/j/{code}",
+                                **{"Content-Type": "application/x-www-form-urlencoded"})
+        response.read()
+        assert response.status == 303, response.status
+        return _cookie(response) or cookie
+
+    def follow(self, path: str, cookie: str) -> int:
+        """A page's live connection (`path`/live): its status; the connection stays open while it
+        streams."""
+        response = self.request("GET", f"{path}/live", Cookie=cookie, Accept="text/event-stream")
+        if response.status != 200:
+            response.read()
+        return response.status
+
+    def close(self):
+        self.connection.close()
+
+
+def _cookie(response) -> str:
+    found = response.getheader("Set-Cookie")
+    return found.split(";", 1)[0] if found else ""
+
+
+def _field(page: str, name: str) -> str:
+    return re.search(rf'name="{name}" value="([^"]+)"', page).group(1)
+
+
+def test_the_join_link_carries_the_port(nginx):
+    client = Client(nginx)
+    try:
+        made = client.a_game()
+    finally:
+        client.close()
+    assert made["join_url"] == f"https://{NAME}:{nginx}/j/{made['code']}"
+
+
+@pytest.mark.e2e
+def test_a_browser_creates_a_game_over_https_and_its_screen_follows_the_table(nginx):
+    """The home page's form POST over HTTPS on a port of its own (refused as "This form has expired"
+    when the proxy dropped the port); the join link and QR carry the port; a seat taken meanwhile
+    reaches the host screen live, through nginx."""
+    from playwright.sync_api import expect, sync_playwright
+
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium", pytrace=False)
+    with sync_playwright() as playwright:
+        # The server's name leads to the proxy; anywhere else, to a proxy that is not there.
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
+                                             proxy={"server": f"http://127.0.0.1:{closed_port()}", "bypass": NAME})
+        try:
+            context = browser.new_context(base_url=f"https://{NAME}:{nginx}", ignore_https_errors=True, **DESKTOP)
+            context.set_default_timeout(10_000)
+            host = context.new_page()
+            host.goto("/")
+            host.get_by_role("button", name="Create game").click()
+            expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]+$"))
+            code = host.url.rsplit("/", 1)[1]
+            join_url = f"https://{NAME}:{nginx}/j/{code}"
+            expect(host.locator(".join-panel .url")).to_have_text(join_url)
+            assert decode_qr(host.locator("[data-qr=join]").screenshot()) == join_url
+
+            phone = Client(nginx)
+            try:
+                phone.join(code, "Ann", "hat")
+            finally:
+                phone.close()
+            expect(host.locator("ol.seats li")).to_have_count(1, timeout=LIVE)
+            expect(host.locator("ol.seats li").first).to_contain_text("Ann")
+        finally:
+            browser.close()
+
+
+def _seats(port: int, count: int) -> list[tuple[str, str]]:
+    """`count` seats taken with the join form in games of eight, from one address: (the phone's
+    page, its cookie) each."""
+    client = Client(port)
+    try:
+        codes = [client.a_game()["code"] for _ in range(-(-count // MAX_PLAYERS))]
+    finally:
+        client.close()
+
+    def seat(n: int) -> tuple[str, str]:
+        phone = Client(port)
+        try:
+            code = codes[n // MAX_PLAYERS]
+            return f"/p/{code}", phone.join(code, f"P{n}", TOKENS[n % MAX_PLAYERS])
+        finally:
+            phone.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        return list(pool.map(seat, range(count)))
+
+
+def _open(port: int, screens: list[tuple[str, str]], addresses: list[str]) -> tuple[list[int], list[Client]]:
+    """Each screen's live connection, from its address in turn: the statuses, and the clients
+    (their connections open)."""
+    clients = [Client(port, address) for address in addresses]
+    return [client.follow(path, cookie) for client, (path, cookie) in zip(clients, screens)], clients
+
+
+def _close(gunicorn: int, clients: list[Client]) -> None:
+    """The pages closed; once gunicorn has closed each connection nginx opened to it, their slots
+    are back."""
+    for client in clients:
+        client.close()
+    assert until(lambda: _open_upstream(gunicorn) == 0, 15)
+
+
+def _open_upstream(port: int) -> int:
+    """Connections to gunicorn's port that it has not closed yet (established, or closed by nginx
+    only: CLOSE_WAIT), from the kernel's table."""
+    local = f":{port:04X}"
+    rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
+    return sum(1 for row in rows if row.split()[1].endswith(local) and row.split()[3] in ("01", "08"))
+
+
+def test_a_club_behind_one_address_gets_every_seats_screen_up_to_the_workers_threads(nginx, gunicorn):
+    """Ninety phones and two more, each its own seat, from the proxy's one forwarded address all
+    follow their game; the next is told to retry: the worker's slots are its threads (from the
+    config module's BANKER_THREADS) less 16."""
+    screens = _seats(nginx, SLOTS + 1)
+    statuses, clients = _open(nginx, screens, ["127.0.0.1"] * len(screens))
+    try:
+        assert statuses == [200] * SLOTS + [503]
+    finally:
+        _close(gunicorn, clients)
+
+
+def test_screens_holding_nothing_from_many_addresses_cannot_crowd_out_the_seats(nginx, gunicorn):
+    """Host screens opened by anyone with a game's code (no badge), one from each of as many
+    addresses as the worker has slots, over games of two such screens each: they stop at their
+    share, and a seat's phone still follows its game."""
+    client = Client(nginx)
+    try:
+        codes = [client.a_game()["code"] for _ in range(SLOTS // 2)]
+    finally:
+        client.close()
+    addresses = [f"127.0.{1 + n // 250}.{2 + n % 250}" for n in range(SLOTS)]
+
+    def public_screen(n: int) -> tuple[str, str]:
+        visitor = Client(nginx, addresses[n])
+        try:
+            status, _, cookie = visitor.get(f"/t/{codes[n // 2]}")
+            assert status == 200
+            return f"/t/{codes[n // 2]}", cookie
+        finally:
+            visitor.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        public = list(pool.map(public_screen, range(SLOTS)))
+    seat = _seats(nginx, 1)
+    statuses, clients = _open(nginx, public, addresses)
+    try:
+        seated, seated_clients = _open(nginx, seat, ["127.0.0.1"])
+        clients += seated_clients
+        assert seated == [200]
+        assert 503 in statuses
+    finally:
+        _close(gunicorn, clients)
