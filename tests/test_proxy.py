@@ -1,23 +1,18 @@
-"""Issue 33: the hosted recipe as written, for real, on a port of its own. Debian's nginx runs as a
-throwaway instance (its own prefix, pid, logs and temporary folders) with the docs' own files from
-deploy/nginx/, rendered for a free port, gunicorn's port and a self-signed certificate made here by
-openssl, in front of gunicorn started with the shipped config module (`-c
-python:banker.gunicorn_config`, set through its environment variables) on a database of the test
-PostgreSQL server. Every client names the server `tables.example.org:<port>`, as a browser does on a
-port other than 443.
+"""Issue 33: the hosted recipe as written, for real, on a port of its own. Debian's nginx with the
+docs' own files from deploy/nginx/ and a self-signed certificate (tests/nginx.py), in front of
+gunicorn started with the shipped config module (`-c python:banker.gunicorn_config`, set through
+its environment variables) on a database of the test PostgreSQL server. Every client names the
+server `tables.example.org:<port>`, as a browser does on a port other than 443.
 
 gunicorn runs one worker here, so that one process's live slots are counted: its BANKER_THREADS
 less those kept for pages and actions (banker/live/slots.py reads them from gunicorn's
-configuration). A closed page's slot comes back at the server's next write to it, so the test's
-config.py sets a live connection's keep-alive to a second."""
+configuration)."""
 
 import http.client
 import json
 import os
 import re
-import shutil
 import signal
-import ssl
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -32,24 +27,12 @@ from banker.rules.state import MAX_PLAYERS, TOKENS
 from .apps import give_back, postgres_database
 from .e2e.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, LIVE, closed_port
 from .e2e.test_game_night import decode_qr
+from .nginx import NAME, UNVERIFIED, Proxy
 from .postgres import free_port
 from .test_slots import until
 
-DEPLOY = Path(__file__).resolve().parent.parent / "deploy" / "nginx"
-NAME = "tables.example.org"
 THREADS = 108
 SLOTS = THREADS - SPARE_THREADS  # a club of 90 screens fits, with two to spare
-UNVERIFIED = ssl.create_default_context()  # the certificate is the test's own, self-signed
-UNVERIFIED.check_hostname, UNVERIFIED.verify_mode = False, ssl.CERT_NONE
-
-
-def render(text: str, *replacements: tuple[str, str]) -> str:
-    """The docs' file with each `old` (found exactly once, or the file changed under the test)
-    replaced by `new`."""
-    for old, new in replacements:
-        assert text.count(old) == 1, f"{old!r} is not once in the shipped file"
-        text = text.replace(old, new)
-    return text
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +50,7 @@ def gunicorn(hosted_database, tmp_path_factory):
     instance = folder / "instance"
     instance.mkdir()
     (instance / "config.py").write_text("PROXY_FIX = 1\nHTMX_CDN = False\n"
-                                        "RATELIMIT_ENABLED = False  # every client is 127.0.0.x, the joins many\n"
-                                        "LIVE_HEARTBEAT_SECONDS = 1\n")
+                                        "RATELIMIT_ENABLED = False  # every client is 127.0.0.x, the joins many\n")
     port = free_port()
     env = {**os.environ, "DATABASE_URL": hosted_database, "BANKER_INSTANCE": str(instance),
            "BANKER_BIND": f"127.0.0.1:{port}", "BANKER_WORKERS": "1", "BANKER_THREADS": str(THREADS)}
@@ -95,53 +77,11 @@ def _answers(port: int) -> bool:
 
 
 @pytest.fixture(scope="module")
-def nginx(gunicorn, tmp_path_factory):
-    """Debian's nginx with deploy/nginx/banker-tls.conf and its snippet, on a free port of
-    127.0.0.1: that port. `nginx -t` passes first."""
-    prefix = tmp_path_factory.mktemp("nginx")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                    "-nodes", "-days", "2", "-subj", f"/CN={NAME}", "-addext", f"subjectAltName=DNS:{NAME}",
-                    "-keyout", str(prefix / "privkey.pem"), "-out", str(prefix / "fullchain.pem")],
-                   check=True, capture_output=True)
-    port = free_port()
-    (prefix / "snippets").mkdir()
-    (prefix / "snippets" / "banker-proxy.conf").write_text(render(
-        (DEPLOY / "banker-proxy.conf").read_text(),
-        ("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{gunicorn};")))
-    (prefix / "banker.conf").write_text(render(
-        (DEPLOY / "banker-tls.conf").read_text(),
-        ("listen 443 ssl http2;", f"listen 127.0.0.1:{port} ssl http2;"),
-        ("/etc/ssl/banker/fullchain.pem", str(prefix / "fullchain.pem")),
-        ("/etc/ssl/banker/privkey.pem", str(prefix / "privkey.pem"))))
-    # As Debian's /etc/nginx/nginx.conf includes a site, with this instance's own paths. As root,
-    # its workers run as root too: the test's folders are the test's own.
-    temporary = " ".join(f"{kind}_temp_path {prefix / kind};" for kind in ("client_body", "proxy", "fastcgi",
-                                                                            "uwsgi", "scgi"))
-    (prefix / "nginx.conf").write_text(
-        ("user root;\n" if os.geteuid() == 0 else "")
-        + f"worker_processes 1;\npid {prefix / 'nginx.pid'};\nevents {{ worker_connections 1024; }}\n"
-        f"http {{\n    access_log off;\n    {temporary}\n    include banker.conf;\n}}\n")
-    command = [shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
-               "-e", str(prefix / "error.log")]
-    checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
-    assert checked.returncode == 0, checked.stderr
-    process = subprocess.Popen([*command, "-g", "daemon off;"], stderr=subprocess.DEVNULL)
-    try:
-        assert until(lambda: process.poll() is None and _listens(port), 10), (prefix / "error.log").read_text()
-        yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def _listens(port: int) -> bool:
-    client = Client(port)
-    try:
-        return client.get("/")[0] == 200
-    except OSError:
-        return False
-    finally:
-        client.close()
+def nginx(gunicorn):
+    """nginx with the docs' site in front of gunicorn (tests/nginx.py): its port."""
+    proxy = Proxy(gunicorn).start()
+    yield proxy.port
+    proxy.stop()
 
 
 class Client:
@@ -278,8 +218,8 @@ def _open(port: int, screens: list[tuple[str, str]], addresses: list[str]) -> tu
 
 
 def _close(gunicorn: int, clients: list[Client]) -> None:
-    """The pages closed; once gunicorn has closed each connection nginx opened to it, their slots
-    are back."""
+    """The pages closed; once gunicorn has closed each connection nginx opened to it (it sees a
+    hang-up within 2 seconds), their slots are back."""
     for client in clients:
         client.close()
     assert until(lambda: _open_upstream(gunicorn) == 0, 15)
