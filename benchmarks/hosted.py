@@ -1,14 +1,24 @@
 """Benchmark: hosted mode, 16 tables of 8 on four server processes sharing one PostgreSQL database.
 
-The servers run as a hosted deployment would run them: gunicorn with the `gthread` worker (each
-open page holds one of its threads), the app factory `banker:create_app()`, DATABASE_URL naming a
-database of a throwaway PostgreSQL 15 server (tests/postgres.py) and BANKER_INSTANCE one instance
-folder for all of them (its config.py turns the rate limits and the live connections' cap per
-address off: every table here joins and watches from 127.0.0.1). Four gunicorn processes of one worker each listen on four ports, and each table's host
+The servers run as the hosted recipe runs them (docs/hosting.md, Hosted mode): gunicorn with the
+shipped config module (`-c python:banker.gunicorn_config`: `gthread` workers of 64 threads, each
+open page holding one of them, the app `banker:create_app()`), BANKER_BIND and BANKER_WORKERS set
+per layout, DATABASE_URL naming a database of a throwaway PostgreSQL 15 server (tests/postgres.py)
+and BANKER_INSTANCE one instance folder for all of them (its config.py turns the rate limits off:
+every table here is made and joined from 127.0.0.1 within a second, and the live connections' cap
+per address, since the servers are reached without the proxy that would tell the addresses apart).
+The tables' API clients keep their connections between actions (`--keep-alive 75`), as nginx keeps
+a browser's. Four gunicorn processes of one worker each listen on four ports, and each table's host
 screen and eight phones are dealt round-robin over them, starting after the process its players act
 on: seven of its nine screens are on another process than its actions, so nearly every change
-reaches its screens through LISTEN/NOTIFY. (`--one-port` runs one gunicorn of four workers on one
-port instead: which worker gets which connection is then the kernel's choice.)
+reaches its screens through LISTEN/NOTIFY. `--one-port` runs one gunicorn of four workers on one
+port instead, the recipe's own layout: which worker gets which connection is then the kernel's
+choice.
+
+`--through-nginx`, a club behind one address: ten tables of nine screens, every screen and every
+table's API client reaching one gunicorn of four workers through Debian's nginx with the docs' own
+site (deploy/nginx/, over TLS with a self-signed certificate: tests/nginx.py), all from 127.0.0.1,
+which nginx forwards and the app believes (PROXY_FIX = 1) as it would a club's one public address.
 
 Every screen follows the pages' protocol as benchmarks/live.py does (GET <screen>/live?v=<version>
 with the page's session cookie, then Server-Sent Events; on a dropped connection, reconnect with
@@ -31,6 +41,7 @@ measures another checkout's code.
 Run: .venv/bin/python benchmarks/hosted.py   (about 75 seconds; prints a table; asserts nothing)
      .venv/bin/python benchmarks/hosted.py --pace 1.5-3   (a table's pace at a real table)
      .venv/bin/python benchmarks/hosted.py --one-port
+     .venv/bin/python benchmarks/hosted.py --through-nginx
 """
 
 import bisect
@@ -42,6 +53,7 @@ import platform
 import random
 import resource
 import shutil
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -60,6 +72,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # for tests.postgres; `banker` comes from PYTHONPATH first, as below
 
 import banker
+from banker import gunicorn_config
+from tests.nginx import UNVERIFIED, Proxy
 from tests.postgres import Server as Postgres
 from tests.postgres import free_port
 
@@ -68,12 +82,21 @@ from tests.postgres import free_port
 CODE = Path(banker.__file__).resolve().parent.parent
 
 TABLES = 16
+CLUB_TABLES = 10    # --through-nginx: a club's tables
 PROCESSES = 4
-THREADS = 64        # per worker: its ~36 open pages, and room for actions and page loads
+THREADS = gunicorn_config.threads  # per worker (64): its ~36 open pages, and room for actions and page loads
 PACE = (0.4, 0.9)   # seconds between one table's actions (uniform): ~25 changes/s for 16 tables
 WARM_UP = 8
 MEASURE = 45
 TICK = os.sysconf("SC_CLK_TCK")
+TLS: ssl.SSLContext | None = None  # --through-nginx: every client speaks TLS to nginx
+
+
+def connect(port: int, timeout: float | None) -> http.client.HTTPConnection:
+    """A new connection to a server process, or through nginx to the servers."""
+    if TLS is None:
+        return http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    return http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=TLS)
 
 
 class Database:
@@ -128,26 +151,26 @@ class Database:
 
 
 class Servers:
-    """The gunicorn processes, on one instance folder (config.py, the secret key) and the database."""
+    """The gunicorn processes, on one instance folder (config.py, the secret key) and the database:
+    four of one worker (layout "ports"), or one of four ("one-port", "nginx")."""
 
-    def __init__(self, database: Database, one_port: bool):
+    def __init__(self, database: Database, layout: str):
         self.folder = Path(tempfile.mkdtemp(prefix="banker-hosted-"))
         instance = self.folder / "instance"
         instance.mkdir()
-        (instance / "config.py").write_text("RATELIMIT_ENABLED = False\nHTMX_CDN = False\nLIVE_PER_ADDRESS = 10_000\n")
+        (instance / "config.py").write_text("PROXY_FIX = 1\nRATELIMIT_ENABLED = False\n" if layout == "nginx" else
+                                            "RATELIMIT_ENABLED = False\nLIVE_PER_ADDRESS = 10_000\n")
         # Written before any process starts: four processes making it at once would each write their own.
         self.secret_key = os.urandom(32).hex()
         (instance / "secret_key").write_text(self.secret_key)
-        env = {**os.environ, "DATABASE_URL": database.url, "BANKER_INSTANCE": str(instance)}
-        self.ports = [free_port() for _ in range(1 if one_port else PROCESSES)]
-        workers = PROCESSES if one_port else 1
+        self.ports = [free_port() for _ in range(PROCESSES if layout == "ports" else 1)]
         self.masters = []
         for port in self.ports:
+            env = {**os.environ, "DATABASE_URL": database.url, "BANKER_INSTANCE": str(instance),
+                   "BANKER_BIND": f"127.0.0.1:{port}", "BANKER_WORKERS": "1" if layout == "ports" else str(PROCESSES)}
             with open(self.folder / f"gunicorn-{port}.log", "w") as log:
                 self.masters.append(subprocess.Popen(
-                    [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-                     "--worker-class", "gthread", "--threads", str(THREADS), "--keep-alive", "75",
-                     "--graceful-timeout", "3", "--timeout", "60", "banker:create_app()"],
+                    [sys.executable, "-m", "gunicorn", "-c", "python:banker.gunicorn_config", "--keep-alive", "75"],
                     cwd=CODE, env=env, stdout=log, stderr=subprocess.STDOUT))
         try:
             for port, master in zip(self.ports, self.masters):
@@ -244,11 +267,12 @@ def own_cpu() -> float:
 
 
 class Client:
-    """One keep-alive HTTP connection to one server process, for the JSON API; counts the answers."""
+    """One keep-alive HTTP connection to one server process (or nginx), for the JSON API; counts the
+    answers."""
 
     def __init__(self, port: int):
         self.port = port
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.connection = connect(port, 30)
         self.statuses: Counter = Counter()
 
     def call(self, method: str, path: str, body: dict | None = None, token: str | None = None):
@@ -272,6 +296,9 @@ class Client:
 
 class Screen(live.Screen):
     """One page's live connection, as in benchmarks/live.py; and when it first had a version."""
+
+    def connect(self) -> http.client.HTTPConnection:
+        return connect(self.port, None)
 
     def seen(self, version: int) -> float | None:
         """When this screen first had `version` or a newer one (under load a screen may skip to
@@ -332,17 +359,28 @@ class Table:
             due = sent + self.rng.uniform(*PACE)
 
 
-def run(one_port: bool) -> dict:
+def proxy_cpu(proxy: Proxy) -> dict[int, float]:
+    """Seconds of CPU nginx's master and workers have used."""
+    return cpu_times([proxy.process.pid, *children({proxy.process.pid})], ended=False)
+
+
+def run(layout: str, count: int) -> dict:
+    """`count` tables on the servers of `layout` ("ports", "one-port" or "nginx"), measured."""
+    global TLS
     database = Database()
-    servers = None
+    servers = proxy = None
     tables: list[Table] = []
     try:
-        servers = Servers(database, one_port)
+        servers = Servers(database, layout)
+        ports = servers.ports
+        if layout == "nginx":
+            proxy = Proxy(servers.ports[0]).start()
+            ports, TLS = [proxy.port], UNVERIFIED
         rng = random.Random(2026)
-        seeds = [rng.random() for _ in range(TABLES)]
+        seeds = [rng.random() for _ in range(count)]
         with ThreadPoolExecutor(8) as pool:
-            tables = list(pool.map(lambda n: Table(n, servers.ports, database.url, servers.secret_key,
-                                                   random.Random(seeds[n])), range(TABLES)))
+            tables = list(pool.map(lambda n: Table(n, ports, database.url, servers.secret_key,
+                                                   random.Random(seeds[n])), range(count)))
         screens = [screen for table in tables for screen in table.screens]
         for screen in screens:
             screen.start()
@@ -357,10 +395,12 @@ def run(one_port: bool) -> dict:
             player.start()
         time.sleep(max(0.0, begin - time.perf_counter()))
         cpu, machine, mine = servers.cpu(), machine_cpu(), own_cpu()
+        nginx = proxy_cpu(proxy) if proxy else {}
         postgres, transactions = database.cpu(), database.transactions()
         versions = sum(table.state["version"] for table in tables)
         time.sleep(max(0.0, end - time.perf_counter()))
         cpu_after, machine_after, mine_after = servers.cpu(), machine_cpu(), own_cpu()
+        nginx_after = proxy_cpu(proxy) if proxy else {}
         postgres_after, transactions_after = database.cpu(), database.transactions()
         window = time.perf_counter() - begin
         for player in players:
@@ -368,7 +408,8 @@ def run(one_port: bool) -> dict:
         time.sleep(2)  # the last changes reach their screens
         pids_after = servers.pids()
 
-        trips, visible, statuses, missing = [], [], Counter(), 0
+        trips, visible, each, statuses, missing = [], [], [], Counter(), 0
+        missed = Counter()  # changes of its table that each screen never got
         where = {True: {}, False: {}}  # the screens on the process of the action or on others
         changes = 0
         for table in tables:
@@ -381,6 +422,8 @@ def run(one_port: bool) -> dict:
                     continue
                 changes += 1
                 seen = [screen.seen(made) for screen in table.screens]
+                each.extend(at - sent for at in seen if at is not None)
+                missed.update(screen for screen, at in zip(table.screens, seen) if at is None)
                 if None in seen:
                     missing += 1
                     continue
@@ -396,7 +439,10 @@ def run(one_port: bool) -> dict:
             "local": [max(times) for times in where[True].values()],
             "remote": [max(times) for times in where[False].values()],
             "window": window, "changes": changes, "statuses": statuses, "trips": trips, "visible": visible,
-            "missing": missing, "screen_statuses": screen_statuses, "screens": len(screens),
+            "each": each, "missing": missing, "screen_statuses": screen_statuses, "screens": len(screens),
+            "connected": sum(1 for screen in screens if screen.statuses[200]),
+            "live_screens": sum(1 for screen in screens if not missed[screen]),
+            "proxy": spent(nginx, nginx_after) if proxy else None,
             "server_cpu": sum(per_process.values()), "per_process": per_process, "masters": len(servers.masters),
             "machine": (machine_after[0] - machine[0], machine_after[1] - machine[1]), "mine": mine_after - mine,
             "postgres": spent(postgres, postgres_after), "transactions": transactions_after - transactions,
@@ -408,6 +454,9 @@ def run(one_port: bool) -> dict:
         for table in tables:
             for screen in table.screens:
                 screen.close()
+        if proxy:
+            proxy.stop()
+            TLS = None
         if servers:
             servers.stop()
         database.stop()
@@ -415,26 +464,30 @@ def run(one_port: bool) -> dict:
 
 def main() -> None:
     global PACE
-    one_port = "--one-port" in sys.argv[1:]
+    layout = "nginx" if "--through-nginx" in sys.argv[1:] else "one-port" if "--one-port" in sys.argv[1:] else "ports"
+    tables = CLUB_TABLES if layout == "nginx" else TABLES
     # --pace 1.5-3: a table's pace at a real table (people read, count and talk between actions);
     # the default is four times that, a stress test of the same sixteen tables.
     if "--pace" in sys.argv[1:]:
         low, high = sys.argv[sys.argv.index("--pace") + 1].split("-")
         PACE = (float(low), float(high))
     began = time.perf_counter()
-    r = run(one_port)
+    r = run(layout, tables)
     model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                   if line.startswith("model name")), platform.processor())
     print(f"machine: {os.cpu_count()} CPUs ({os.sched_getaffinity(0).__len__()} usable), {model}; "
           f"Python {platform.python_version()}; {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
-    if one_port:
+    if layout == "nginx":
+        print(f"servers: one gunicorn, {PROCESSES} gthread workers of {THREADS} threads, behind nginx (the docs' "
+              "site, TLS); every screen and table from one address (127.0.0.1), which the app believes (PROXY_FIX)")
+    elif layout == "one-port":
         print(f"servers: one gunicorn, {PROCESSES} gthread workers of {THREADS} threads on one port: which worker "
               "gets each connection (a screen, a table's API client) is the kernel's choice")
     else:
         print(f"servers: {PROCESSES} gunicorn processes, 1 gthread worker of {THREADS} threads each, on "
               f"{PROCESSES} ports; each table acts on one and its 9 screens are dealt round-robin from the next "
               "(7 of 9 on other processes than its actions)")
-    print(f"load: {TABLES} tables x (host screen + 8 phones) = {r['screens']} live connections, one action per "
+    print(f"load: {tables} tables x (host screen + 8 phones) = {r['screens']} live connections, one action per "
           f"table every {PACE[0]}-{PACE[1]} s; {WARM_UP} s warm-up, then {r['window']:.0f} s measured; "
           f"games at {r['versions'][0]:.0f} -> {r['versions'][1]:.0f} events on average")
     print()
@@ -452,22 +505,26 @@ def main() -> None:
         shares = " ".join(f"{s:.1f}" for s in processes[:PROCESSES]) + f" + masters {sum(processes[PROCESSES:]):.1f}"
     else:
         shares = " ".join(f"{s:.1f}" for s in processes)
-    others = max(0.0, r["machine"][0] - r["server_cpu"] - r["postgres"] - r["mine"])
+    others = max(0.0, r["machine"][0] - r["server_cpu"] - r["postgres"] - r["mine"] - (r["proxy"] or 0.0))
     rows = [
         ("changes (accepted actions) / per second", f"{r['changes']:,} / {r['changes'] / r['window']:.1f}",
-         f"about {TABLES / (sum(PACE) / 2):.0f}/s"),
+         f"about {tables / (sum(PACE) / 2):.0f}/s"),
         ("action round trip, p50 / p95", ms(r["trips"]) if r["trips"] else "-", "p95 <= 50 ms"),
         ("change on all 9 screens of its table, p50 / p95",
          ms(r["visible"]) if r["visible"] else "-", "p95 <= 100 ms"),
         *([("  its screens on the process it was sent to / on others, p95",
             f"{percentile(r['local'], 0.95) * 1e3:.1f} / {percentile(r['remote'], 0.95) * 1e3:.1f} ms", "")]
           if r["ports"] > 1 and r["local"] else []),
+        ("a change on each screen that got it, p50 / p95", ms(r["each"]) if r["each"] else "-", ""),
         ("changes some screen never got", f"{r['missing']}", "0"),
+        ("screens that got every change of their table", f"{r['live_screens']} of {r['screens']}", "all"),
+        ("screens whose live connection was ever answered 200", f"{r['connected']} of {r['screens']}", "all"),
         ("actions answered 503 (busy)", f"{busy} of {actions} ({busy / max(1, actions):.1%})", "0"),
         ("actions answered otherwise non-2xx", f"{other} ({others_text})", "0"),
         ("live connections opened, not answered 200", live_other, "none"),
         ("server CPU per change (gunicorn masters + workers)", per_change(r["server_cpu"]), ""),
         ("  each process, CPU s in the window", shares, ""),
+        *([("nginx CPU per change", per_change(r["proxy"]), "")] if r["proxy"] is not None else []),
         ("PostgreSQL CPU per change", per_change(r["postgres"]), ""),
         ("this benchmark's own CPU per change", per_change(r["mine"]), ""),
         ("database: transactions per change (reads too)", f"{r['transactions'] / max(1, r['changes']):.1f}", ""),
@@ -479,8 +536,9 @@ def main() -> None:
     if r["restarted"]:
         print("note: a gunicorn worker was restarted during the run (its CPU before then is not counted)")
     cores = lambda seconds: f"{seconds / r['window']:.2f}"
+    nginx = "" if r["proxy"] is None else f"nginx {cores(r['proxy'])}, "
     print(f"\nCPU in use over the {r['window']:.0f} s measured, in cores of {os.cpu_count()}: servers "
-          f"{cores(r['server_cpu'])}, PostgreSQL {cores(r['postgres'])}, this benchmark {cores(r['mine'])}, anything "
+          f"{cores(r['server_cpu'])}, {nginx}PostgreSQL {cores(r['postgres'])}, this benchmark {cores(r['mine'])}, anything "
           f"else on the machine {cores(others)}; the machine {r['machine'][0] / r['machine'][1]:.0%} busy. "
           f"(total {time.perf_counter() - began:.0f} s)")
 

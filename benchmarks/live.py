@@ -198,9 +198,13 @@ class Screen(threading.Thread):
         self.join(5)
         assert not self.is_alive()
 
+    def connect(self) -> http.client.HTTPConnection:
+        """A new connection to the server (benchmarks/hosted.py's screens go through a TLS proxy)."""
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=None)
+
     def run(self):
         while not self.stopping:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=None)
+            connection = self.connect()
             headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache", "Cookie": self.cookie,
                        "Last-Event-ID": str(self.version)}
             try:
