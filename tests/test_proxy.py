@@ -92,6 +92,7 @@ class Client:
         self.host = f"{NAME}:{port}"
         self.connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=UNVERIFIED,
                                                       source_address=(address, 0))
+        self.stream: http.client.HTTPResponse | None = None
 
     def request(self, method: str, path: str, body: str | None = None, **headers) -> http.client.HTTPResponse:
         """The answer, its headers read (its body still to read: a live connection's never ends)."""
@@ -126,11 +127,15 @@ class Client:
         """A page's live connection (`path`/live): its status; the connection stays open while it
         streams."""
         response = self.request("GET", f"{path}/live", Cookie=cookie, Accept="text/event-stream")
-        if response.status != 200:
+        if response.status == 200:
+            self.stream = response
+        else:
             response.read()
         return response.status
 
     def close(self):
+        if self.stream is not None:
+            self.stream.close()
         self.connection.close()
 
 
