@@ -188,14 +188,18 @@ class Screen(threading.Thread):
         self.socket: socket.socket | None = None
 
     def close(self):
-        """The page is closed: its connection ends."""
+        """The page is closed: its connection ends. Shut again while the thread runs: a page that
+        was reconnecting may have opened a new connection since (a slow TLS handshake, under load)."""
         self.stopping = True
-        if self.socket:
-            try:
-                self.socket.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass  # closed already
-        self.join(5)
+        for _ in range(50):
+            if self.socket:
+                try:
+                    self.socket.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # closed already
+            self.join(0.1)
+            if not self.is_alive():
+                return
         assert not self.is_alive()
 
     def connect(self) -> http.client.HTTPConnection:
