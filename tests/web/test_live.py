@@ -388,3 +388,17 @@ def test_renders_never_wait_for_an_answer_that_is_over(app, game, phone, strange
     assert stranger(game).post({"type": "undo"}, path=f"/t/{game.code}/act").status_code == 403
     assert game.act(1, type="pay", to=1, amount=5).status_code == 409
     assert gate.answering == 0
+
+
+def test_a_page_joining_as_the_server_stops_is_let_go_at_once(app, game):
+    """A page whose live connection joined its game's renderer just before Ctrl+C, and so was never
+    rendered for, is closed and let go at once: its connection does not sit out its wait for a
+    first screen (waitress, stopping, waits 5 s for such a thread and then warns that it is still
+    running: the flaky Ctrl+C test of test_cli.py)."""
+    from banker.live.screens import Watcher
+    from banker.live.stream import FIRST_RENDER_SECONDS
+
+    app.extensions["banker.notifier"].close()  # Ctrl+C (cli._stop), before the renderer's first look
+    watcher = Watcher(("table",), TableScreen, -1, "http://localhost/", "en")
+    app.extensions["banker.screens"].join(game.code, watcher)
+    assert watcher.ready.wait(FIRST_RENDER_SECONDS) and watcher.closed
