@@ -94,4 +94,4 @@ def retry_after(error) -> int:
     limit = current_app.extensions["banker.limiter"].current_limit
     if limit is None or not limit.breached:
         return 60
-    return max(1, math.ceil(limit.reset_at - time.time()))
+    return max(1, math.ceil(limit.window[0] - time.time()))  # the window's reset time, in Unix time
