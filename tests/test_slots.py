@@ -28,7 +28,9 @@ from banker.models import db
 
 from .postgres import free_port
 
-QUIET = {"RATELIMIT_ENABLED": False, "HTMX_CDN": False, "LIVE_HEARTBEAT_SECONDS": 3600}
+# The screens here are host screens without a badge (anyone's with the code): they may take every
+# slot, to fill the threads (their own share of the server is tests/web/test_live_slots.py's).
+QUIET = {"RATELIMIT_ENABLED": False, "HTMX_CDN": False, "LIVE_HEARTBEAT_SECONDS": 3600, "LIVE_PUBLIC_SHARE": 1}
 THREADS = 24  # waitress's here: 8 slots
 FREED = 2 * HANG_UP_SECONDS + 2  # seconds within which a vanished client's slot comes back
 
@@ -93,7 +95,7 @@ def until(condition, seconds: float) -> bool:
 
 class Banker:
     """`banker`'s waitress (cli.make_server) serving in a thread, with THREADS threads and room for
-    30 connections; a client address holds 8 of them at most, 4 live ones, and a request arrives
+    30 connections; a client address holds 8 of them at most, 4 live ones without a badge, and a request arrives
     whole within 1 s (unless `config` says otherwise)."""
 
     def __init__(self, folder, **config):
