@@ -99,7 +99,7 @@ class Told:
             if said is not None and now - said < TOLD_SECONDS:
                 return False
             if len(self._said) >= 1024:  # forget what is older than a minute, so it stays small
-                self._said = {said: at for said, at in self._said.items() if now - at < TOLD_SECONDS}
+                self._said = {told: at for told, at in self._said.items() if now - at < TOLD_SECONDS}
             self._said[key] = now
             return True
 
