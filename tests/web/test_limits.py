@@ -31,9 +31,10 @@ def told_when(answer, most: int = 60) -> bool:
 
 
 def told(answer) -> str:
-    """What a page says, but for what differs from one request to another: its script nonces, and
-    its own address (in the language links)."""
-    return re.sub(r'nonce="[^"]+"', "", answer.get_data(as_text=True)).replace(answer.request.path, "")
+    """What a page says, but for what differs from one request to another: its script nonces, its
+    CSRF token (signed with the time), and its own address (in the language links)."""
+    html = re.sub(r'nonce="[^"]+"|"X-CSRFToken": "[^"]+"', "", answer.get_data(as_text=True))
+    return html.replace(answer.request.path, "")
 
 
 def over_the_unknown_code_limit(client) -> None:
