@@ -115,16 +115,17 @@ class Banker:
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
 
-    def badge(self, code: str, role: str, player: int | None) -> str:
-        """The cookie of a new browser holding the banker's or seat `player`'s badge in game `code`,
-        as creating the game on the home page or joining it leaves it."""
-        key = new_token()
+    def badges(self, code: str, players: int) -> list[str]:
+        """The cookies of new browsers holding the banker's badge and seats 1 to `players`' in game
+        `code` (one each), as creating the game on the home page and joining it leave them."""
+        keys = [new_token() for _ in range(players + 1)]
+        signing = self.app.session_interface.get_signing_serializer(self.app)
         with self.app.app_context():
             game = db.session.scalar(db.select(Game.id).where(Game.code == code))
-            db.session.add(Badge(browser_hash=token_hash(key), game_id=game, role=role, player_id=player))
+            db.session.add_all(Badge(browser_hash=token_hash(key), game_id=game, role="seat" if player else "banker",
+                                     player_id=player or None) for player, key in enumerate(keys))
             db.session.commit()
-            signed = self.app.session_interface.get_signing_serializer(self.app).dumps({"browser": key})
-        return f"{self.app.config['SESSION_COOKIE_NAME']}={signed}"
+        return [f"{self.app.config['SESSION_COOKIE_NAME']}={signing.dumps({'browser': key})}" for key in keys]
 
     @property
     def open_slots(self) -> int:
@@ -216,18 +217,19 @@ def test_a_club_of_ninety_screens_behind_one_proxy_address_all_follow_their_game
     streams, statuses = [], []
     try:
         for _table in range(10):
-            code, _ = a_game(server.port)
-            screens = [("t", server.badge(code, "banker", None))]
+            code = post(server.port, "/api/games", {})["code"]
             for player, token in enumerate(("hat", "car", "dog", "iron", "ship", "wheelbarrow", "thimble", "cat"), 1):
                 joined = post(server.port, f"/api/games/{code}/players", {"name": f"P{player}", "token": token})
                 assert joined["player_id"] == player
-                screens.append(("p", server.badge(code, "seat", player)))
-            for screen, cookie in screens:
+            for screen, cookie in zip("tpppppppp", server.badges(code, 8)):
                 status, stream = follow(server.port, code, cookie, "127.0.0.1", screen,
                                         "X-Forwarded-For: 203.0.113.7\r\n")
                 statuses.append(status)
                 streams.append(stream)
         assert statuses == [200] * 90 and server.open_slots == 90
+        vanish(streams)
+        streams = []
+        assert until(lambda: server.open_slots == 0, FREED)  # (and then the server stops at once)
     finally:
         vanish(streams)
         server.stop()
