@@ -217,7 +217,8 @@ def test_a_live_connection_of_an_unknown_game_is_404_and_sets_no_cookie(client, 
 
 
 def test_when_every_live_slot_is_taken_a_new_connection_is_told_to_retry(tmp_path):
-    app = make_app(tmp_path / "banker.sqlite", LIVE_CONNECTIONS=1)
+    # Its one slot, which a host screen without a badge may take.
+    app = make_app(tmp_path / "banker.sqlite", LIVE_CONNECTIONS=1, LIVE_PUBLIC_SHARE=1)
     client = app.test_client()
     created = client.post("/api/games", json={}).get_json()
     client.get(f"/t/{created['code']}")  # the page, which gives the browser its cookie
