@@ -33,11 +33,17 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         # the server has fewer threads to spare (live/slots.py; cli.py sizes waitress from this).
         LIVE_CONNECTIONS=200,
         SERVER_THREADS=None,  # the server's threads per process: None, found out (waitress, gunicorn)
-        # Nobody takes more than a share of them: a client address (a family's phones behind one
-        # router share one); each seat's phones, the banker's screens and the other screens of a game.
-        LIVE_PER_ADDRESS=16,
+        # Nobody takes more than a share of them, counted by what a browser holds in the game (a
+        # club's phones behind one router each hold a seat): each seat's phones, the banker's
+        # screens, the TV screens, a game's own screens in all, one browser across its games...
         LIVE_PER_SEAT=4,
         LIVE_PER_HOST=8,
+        LIVE_PER_GAME=24,
+        LIVE_PER_BROWSER=16,
+        # ...and the screens that hold nothing in their game (anyone's host screen): a fifth of the
+        # slots, LIVE_PER_HOST in each game, and LIVE_PER_ADDRESS from one client address.
+        LIVE_PUBLIC_SHARE=0.2,
+        LIVE_PER_ADDRESS=8,
         # `banker`'s waitress: connections one client address holds open at once (with no proxy in
         # front), and the seconds a request may take to arrive whole, however its bytes trickle.
         CONNECTIONS_PER_ADDRESS=32,

@@ -24,11 +24,14 @@ from banker import create_app
 from banker.cli import make_server
 from banker.live.slots import SPARE_THREADS
 from banker.live.stream import HANG_UP_SECONDS
-from banker.models import db
+from banker.models import Badge, Game, db
+from banker.store import new_token, token_hash
 
 from .postgres import free_port
 
-QUIET = {"RATELIMIT_ENABLED": False, "HTMX_CDN": False, "LIVE_HEARTBEAT_SECONDS": 3600}
+# The screens here are host screens without a badge (anyone's with the code): they may take every
+# slot, to fill the threads (their own share of the server is tests/web/test_live_slots.py's).
+QUIET = {"RATELIMIT_ENABLED": False, "HTMX_CDN": False, "LIVE_HEARTBEAT_SECONDS": 3600, "LIVE_PUBLIC_SHARE": 1}
 THREADS = 24  # waitress's here: 8 slots
 FREED = 2 * HANG_UP_SECONDS + 2  # seconds within which a vanished client's slot comes back
 
@@ -48,25 +51,31 @@ def get(port: int, path: str, address: str, cookie: str = "") -> tuple[int, dict
         connection.close()
 
 
-def a_game(port: int) -> tuple[str, str]:
-    """A game made through the API, and the cookie its host screen's page gives a browser."""
+def post(port: int, path: str, body: dict) -> dict:
+    """A JSON API call's answer."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
-        connection.request("POST", "/api/games", "{}", {"Content-Type": "application/json"})
-        code = json.loads(connection.getresponse().read())["code"]
+        connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        return json.loads(connection.getresponse().read())
     finally:
         connection.close()
+
+
+def a_game(port: int) -> tuple[str, str]:
+    """A game made through the API, and the cookie its host screen's page gives a browser."""
+    code = post(port, "/api/games", {})["code"]
     status, headers, _ = get(port, f"/t/{code}", "127.0.0.1")
     assert status == 200
     return code, headers["Set-Cookie"].split(";")[0]
 
 
-def follow(port: int, code: str, cookie: str, address: str) -> tuple[int, socket.socket]:
-    """A host screen's live connection from `address`: its status, and the connection (open while
-    the answer is a stream)."""
+def follow(port: int, code: str, cookie: str, address: str, screen: str = "t",
+           headers: str = "") -> tuple[int, socket.socket]:
+    """A host screen's live connection (or a phone's: `screen` "p") from `address`: its status, and
+    the connection (open while the answer is a stream)."""
     stream = connect(port, address)
-    stream.sendall(f"GET /t/{code}/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
-                   f"Cookie: {cookie}\r\n\r\n".encode())
+    stream.sendall(f"GET /{screen}/{code}/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+                   f"Cookie: {cookie}\r\n{headers}\r\n".encode())
     seen = b""
     while b"\r\n\r\n" not in seen:
         chunk = stream.recv(4096)
@@ -93,18 +102,30 @@ def until(condition, seconds: float) -> bool:
 
 class Banker:
     """`banker`'s waitress (cli.make_server) serving in a thread, with THREADS threads and room for
-    30 connections; a client address holds 8 of them at most, 4 live ones, and a request arrives
+    30 connections; a client address holds 8 of them at most, 4 live ones without a badge, and a request arrives
     whole within 1 s (unless `config` says otherwise)."""
 
-    def __init__(self, folder, **config):
+    def __init__(self, folder, threads: int = THREADS, connections: int = 30, **config):
         self.app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'banker.sqlite'}", "SECRET_KEY": "s",
                                "LIVE_PER_ADDRESS": 4, "CONNECTIONS_PER_ADDRESS": 8, "REQUEST_SECONDS": 1, **QUIET,
                                **config},
                               instance_path=str(folder / "instance"))
-        self.server = make_server(self.app, "127.0.0.1", 0, threads=THREADS, connection_limit=30)
+        self.server = make_server(self.app, "127.0.0.1", 0, threads=threads, connection_limit=connections)
         self.port = self.server.effective_port
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
+
+    def badges(self, code: str, players: int) -> list[str]:
+        """The cookies of new browsers holding the banker's badge and seats 1 to `players`' in game
+        `code` (one each), as creating the game on the home page and joining it leave them."""
+        keys = [new_token() for _ in range(players + 1)]
+        signing = self.app.session_interface.get_signing_serializer(self.app)
+        with self.app.app_context():
+            game = db.session.scalar(db.select(Game.id).where(Game.code == code))
+            db.session.add_all(Badge(browser_hash=token_hash(key), game_id=game, role="seat" if player else "banker",
+                                     player_id=player or None) for player, key in enumerate(keys))
+            db.session.commit()
+        return [f"{self.app.config['SESSION_COOKIE_NAME']}={signing.dumps({'browser': key})}" for key in keys]
 
     @property
     def open_slots(self) -> int:
@@ -186,6 +207,32 @@ def test_one_address_cannot_deny_another_games_screens(banker):
         assert get(banker.port, f"/t/{ours}", "127.0.0.6")[0] == 200
     finally:
         vanish(streams)
+
+
+def test_a_club_of_ninety_screens_behind_one_proxy_address_all_follow_their_games(tmp_path):
+    """Issue 33: ten tables of nine screens (the banker's and eight phones', each its own browser,
+    as joining leaves it) reaching `banker` through one proxy from one public address: every one
+    gets its slot, the threads allowing (110 here: 94 slots)."""
+    server = Banker(tmp_path, threads=110, connections=200, PROXY_FIX=1)
+    streams, statuses = [], []
+    try:
+        for _table in range(10):
+            code = post(server.port, "/api/games", {})["code"]
+            for player, token in enumerate(("hat", "car", "dog", "iron", "ship", "wheelbarrow", "thimble", "cat"), 1):
+                joined = post(server.port, f"/api/games/{code}/players", {"name": f"P{player}", "token": token})
+                assert joined["player_id"] == player
+            for screen, cookie in zip("tpppppppp", server.badges(code, 8)):
+                status, stream = follow(server.port, code, cookie, "127.0.0.1", screen,
+                                        "X-Forwarded-For: 203.0.113.7\r\n")
+                statuses.append(status)
+                streams.append(stream)
+        assert statuses == [200] * 90 and server.open_slots == 90
+        vanish(streams)
+        streams = []
+        assert until(lambda: server.open_slots == 0, FREED)  # (and then the server stops at once)
+    finally:
+        vanish(streams)
+        server.stop()
 
 
 def test_slow_clients_cannot_stop_the_server_accepting(banker):

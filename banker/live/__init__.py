@@ -21,7 +21,8 @@
   the newest Known of each game, made from this process's commits or read from the database.
 - notifier.py: who hears of a new version (this process, and the others on PostgreSQL).
 - screens.py: the renderer of each watched game and its watchers.
-- slots.py: how many live connections one process keeps open, and each client's and game's share.
+- slots.py: how many live connections one process keeps open, and the share of each game, holder,
+  browser, and of the screens that hold nothing.
 - stream.py: a page's live connection.
 """
 
@@ -33,7 +34,7 @@ from .memory import Memory
 from .notifier import for_database, notifier
 from .screens import CSRF_MARK, NONCE_MARK, Gone, Screens, marked, render_parts
 from .slots import BANKER, SCREENS, TV, Slots
-from .stream import stream
+from .stream import Told, stream
 
 __all__ = ["BANKER", "SCREENS", "TV", "Gone", "for_database", "init_app", "notifier", "render_parts", "stream"]
 
@@ -46,6 +47,7 @@ def init_app(app) -> None:
     screens = app.extensions["banker.screens"] = Screens(app, memory, app.extensions["banker.notifier"])
     app.extensions["banker.post_gate"] = screens.gate
     app.extensions["banker.live"] = Slots(app.config)
+    app.extensions["banker.turned_away"] = Told()  # what the log said of refused screens lately
     app.before_request(screens.gate.request_started)
     app.teardown_request(screens.gate.request_ended)
     csrf_token = marked(generate_csrf, CSRF_MARK)

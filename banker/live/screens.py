@@ -86,9 +86,12 @@ class Watcher:
             self._woken.notify()
 
     def close(self) -> None:
+        """Nothing more comes (the server is stopping): its connection ends, and does not wait for
+        a first screen that will never be rendered."""
         with self._woken:
             self.closed = True
             self._woken.notify()
+        self.ready.set()
 
     def next(self, timeout: float):
         """The next thing to write: (version, HTML), SEATS; None after `timeout` or once closed."""

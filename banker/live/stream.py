@@ -15,6 +15,7 @@ import logging
 import re
 import select
 import socket
+import threading
 import time
 from collections.abc import Callable, Hashable
 
@@ -26,6 +27,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ..store.engine import in_one_line, outage, release
 from .screens import SEATS, Gone, Watcher, unmark
+from .slots import REASONS, SCREENS, Full
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,9 @@ FIRST_RENDER_SECONDS = 5  # a new connection waits this long at most for its scr
 # keep-alive that fails (15 s or more later).
 HANG_UP_SECONDS = 2
 RETRY_AFTER = "5"  # seconds: a page turned away now tries again by itself (htmx's SSE extension)
+# A screen turned away retries every few seconds: the log says so once a minute for each holder and
+# reason, not at every retry.
+TOLD_SECONDS = 60
 _VERSION = re.compile(r"[0-9]{1,12}")
 
 # Who the browser is, checked at connection and when the seats change: the key of the screen it
@@ -52,18 +57,51 @@ def since() -> int:
     return -1
 
 
-def stream(code: str, check: Check, holder: Hashable) -> Response:
+def stream(code: str, check: Check, holder: Hashable, browser: str | None = None) -> Response:
     """The event stream of one screen of game `code`, for the browser `check` says it is, counted
-    against `holder` in the game (slots.py). Answers 503 (the browser retries later) when every
-    connection slot, or this client's or holder's share of them, is taken."""
-    give_back = current_app.extensions["banker.live"].take(request.environ, request.remote_addr, code, holder)
-    if give_back is None:
-        return Response(_("Too many screens are following the games just now; this page will try again "
-                          "by itself."), 503, {"Retry-After": RETRY_AFTER}, mimetype="text/plain")
+    against `holder` in the game and the `browser` (its key's hash) that holds it (slots.py).
+    Answers 503 (the browser retries later) when one of the shares it counts in is full."""
+    try:
+        give_back = current_app.extensions["banker.live"].take(request.environ, code, holder, browser,
+                                                                request.remote_addr)
+    except Full as full:
+        return turned_away(code, holder, full.reason)
     response = Response(stream_with_context(_events(code, since(), check, hung_up(request.environ))),
                         mimetype="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     response.call_on_close(give_back)
     return response
+
+
+def turned_away(code: str, holder: Hashable, reason: str) -> Response:
+    """The answer to a live connection refused for `reason` (slots.REASONS): 503, and the page
+    retries by itself. The server's log says so once a minute for each game's holder and reason
+    (a refused page retries every few seconds), naming the address for a screen without a badge."""
+    who = " ".join(map(str, holder)) if isinstance(holder, tuple) else holder
+    if current_app.extensions["banker.turned_away"].first((code, holder, reason)):
+        address = f" from {request.remote_addr}" if holder == SCREENS else ""
+        log.warning("a live connection to game %s (%s%s) was turned away: %s (%s); it retries by itself",
+                    code, who, address, reason, REASONS[reason])
+    return Response(_("Too many screens are following the games just now; this page will try again "
+                      "by itself."), 503, {"Retry-After": RETRY_AFTER}, mimetype="text/plain")
+
+
+class Told:
+    """What the log has said lately: `first(key)` is true once per TOLD_SECONDS for each key."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._said: dict[Hashable, float] = {}
+
+    def first(self, key: Hashable) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            said = self._said.get(key)
+            if said is not None and now - said < TOLD_SECONDS:
+                return False
+            if len(self._said) >= 1024:  # forget what is older than a minute, so it stays small
+                self._said = {told: at for told, at in self._said.items() if now - at < TOLD_SECONDS}
+            self._said[key] = now
+            return True
 
 
 def hung_up(environ: dict) -> Callable[[], bool] | None:

@@ -144,8 +144,11 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(429)
     def too_many(error):
-        return _error("too_many_requests", _("Too many requests from this address; wait a minute and try again."),
-                      _("Too many tries from this device; wait a minute and try again."), 429)
+        response = make_response(_error("too_many_requests",
+                                        _("Too many requests from this address; wait a minute and try again."),
+                                        _("Too many tries from this device; wait a minute and try again."), 429))
+        response.headers["Retry-After"] = str(limits.retry_after(error))
+        return response
 
     @app.errorhandler(500)
     def server_error(error):

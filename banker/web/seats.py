@@ -47,7 +47,8 @@ def watch(code: str, role: str, screen: Callable[[Game, Actor | None], tuple[Has
     Asked when the browser connects and whenever the game's seats change. 404 when there is no
     such game; 403, before it takes a slot, for a browser without the cookie its page gave it
     (anyone may watch a game's host screen, but through its page). The connection counts against
-    its seat's share of the game's slots, the banker's, or that of the other screens (live/slots.py)."""
+    what the browser holds in the game (its seat, the banker's tools) and the browser itself, or,
+    holding nothing there, against the share of the screens without a badge (live/slots.py)."""
     game, actor = visit_or_404(code, role)
     if not session:
         return Response(_("Open the game's page to follow it: its live updates need the page's cookie."), 403,
@@ -60,5 +61,7 @@ def watch(code: str, role: str, screen: Callable[[Game, Actor | None], tuple[Has
         current_app.extensions["banker.memory"].known(game)  # the version the page shows, read once
         return screen(game, actor)
 
-    holder = SCREENS if actor is None else BANKER if actor.banker else ("seat", actor.player)
-    return stream(game.code, check, holder)
+    if actor is None:
+        return stream(game.code, check, SCREENS)
+    holder = BANKER if actor.banker else ("seat", actor.player)
+    return stream(game.code, check, holder, browser(role).digest)

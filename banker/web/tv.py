@@ -19,8 +19,7 @@ bp = Blueprint("tv", __name__, url_prefix="/tv/<code:code>/<key:key>")
 def page(code, key):
     game = store.tv_game(code, key)
     if game is None:
-        return render_template("error.html", message=_("This TV link does not work: the banker may have made a new "
-                                                       "one. Ask for the new link.")), 404
+        return _not_this_tv()
     screen = TvScreen(known(game))
     response = Response(render_template("tv/page.html", key=key, **screen.context()))
     response.headers["Cache-Control"] = "no-store"  # its address holds the key
@@ -29,11 +28,13 @@ def page(code, key):
 
 @bp.get("/live")
 def live(code, key):
-    """The TV's live connection, authorized by the view key alone, checked when it connects and
-    whenever the game's seats change (a new key is such a change: store.new_view_key), so a TV on
-    a key that no longer works is told so and its connection ends."""
-    if store.find_game(code) is None:
-        return Response(_("No game with code %(code)s.", code=code), 404, mimetype="text/plain")
+    """The TV's live connection, authorized by the view key alone: a wrong key is answered as on the
+    page (and counts as an unknown code, web/limits.py), before it takes a slot. The key is checked
+    again when it connects and whenever the game's seats change (a new key is such a change:
+    store.new_view_key), so a TV still open on a key replaced meanwhile is told so and its
+    connection ends."""
+    if store.tv_game(code, key) is None:
+        return _not_this_tv()
 
     def check():
         game = store.tv_game(code, key)
@@ -43,3 +44,10 @@ def live(code, key):
         return ("tv",), TvScreen
 
     return stream(code, check, TV)
+
+
+def _not_this_tv():
+    """A key that opens no TV screen, the same whether the game exists or not: nothing tells a
+    guess at a key that the code was right."""
+    return render_template("error.html", message=_("This TV link does not work: the banker may have made a new "
+                                                   "one. Ask for the new link.")), 404

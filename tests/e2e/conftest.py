@@ -231,7 +231,8 @@ def server(tmp_path_factory):
         "SECRET_KEY": "e2e",
         "RATELIMIT_ENABLED": False,  # every browser of the session is 127.0.0.1
         "LIVE_PER_ADDRESS": 1000,  # so are all their live connections,
-        "LIVE_PER_HOST": 1000,  # and 64 of them follow one game's host screen (test_live.py)
+        "LIVE_PER_HOST": 1000,  # and 64 of them follow one game's host screen (test_live.py),
+        "LIVE_PUBLIC_SHARE": 1,  # without a badge
         "HTMX_CDN": False,
     }, instance_path=str(folder / "instance"))
     running = Server(app).start()

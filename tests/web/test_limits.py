@@ -1,10 +1,19 @@
 """Rate limits: one address cannot create games, take seats or try codes without end; another
-address is not held back by it."""
+address is not held back by it, nor is the address itself in the games it holds something in; and
+every refusal says when to try again (Retry-After)."""
+
+import re
 
 import pytest
+from sqlalchemy import event
+
+from banker.models import db
 
 from ..apps import close, make_app
-from .games import csrf_token
+from .conftest import badged
+from .games import bearer, csrf_token, new_game
+from .test_archive import exported, imported
+from .test_tv import tv_link
 
 ELSEWHERE = {"REMOTE_ADDR": "10.0.0.9"}
 
@@ -16,12 +25,31 @@ def limited(database):
     close(app)
 
 
+def told_when(answer, most: int = 60) -> bool:
+    """Refused for now, saying in how many seconds to try again (within the limit's window)."""
+    return answer.status_code == 429 and 0 < int(answer.headers["Retry-After"]) <= most
+
+
+def told(answer) -> str:
+    """What a page says, but for what differs from one request to another: its script nonces, its
+    CSRF token (signed with the time), and its own address (in the language links)."""
+    html = re.sub(r'nonce="[^"]+"|"X-CSRFToken": "[^"]+"', "", answer.get_data(as_text=True))
+    return html.replace(answer.request.path, "")
+
+
+def over_the_unknown_code_limit(client) -> None:
+    """Thirty unknown codes from this address: its minute's allowance."""
+    tried = [client.get(f"/j/ZZZZ{n % 8 + 2}") for n in range(30)]
+    assert {answer.status_code for answer in tried} == {404}
+
+
 def test_creating_games_is_limited_per_address(limited):
     client = limited.test_client()
     answers = [client.post("/api/games", json={}) for _ in range(11)]
     assert [a.status_code for a in answers] == [201] * 10 + [429]
     assert answers[-1].get_json() == {"error": {"code": "too_many_requests",
                                                 "message": "Too many requests from this address; wait a minute and try again."}}
+    assert told_when(answers[-1])
     assert client.post("/api/games", json={}, environ_base=ELSEWHERE).status_code == 201
 
 
@@ -31,6 +59,20 @@ def test_the_home_form_is_limited_with_a_message_on_the_page(limited):
     answers = [client.post("/games", data={"csrf_token": csrf}) for _ in range(11)]
     assert [a.status_code for a in answers] == [303] * 10 + [429]
     assert "Too many tries from this device; wait a minute and try again." in answers[-1].get_data(as_text=True)
+    assert told_when(answers[-1])
+
+
+def test_the_api_and_the_home_page_share_one_limit_on_creating_and_importing_games(limited):
+    client = limited.test_client()
+    archive = exported(new_game(client, players=0, start=False))
+    csrf = csrf_token(client, "/")
+    answers = [client.post("/games", data={"csrf_token": csrf}) for _ in range(4)]
+    answers += [imported(client, archive) for _ in range(3)]
+    answers += [client.post("/api/games", json={}) for _ in range(2)]
+    assert [a.status_code for a in answers] == [303] * 4 + [201] * 5  # ten games with the first
+    assert told_when(client.post("/games", data={"csrf_token": csrf}))
+    assert told_when(imported(client, archive))
+    assert told_when(client.post("/api/games", json={}))
 
 
 def test_joining_is_limited_per_address(limited):
@@ -38,7 +80,7 @@ def test_joining_is_limited_per_address(limited):
     code = client.post("/api/games", json={}).get_json()["code"]
     answers = [client.post(f"/api/games/{code}/players", json={"name": f"P{n}", "token": "hat"}) for n in range(61)]
     assert answers[0].status_code == 201 and answers[59].status_code == 409  # the hat is taken
-    assert answers[60].status_code == 429
+    assert told_when(answers[60])
 
 
 def test_trying_unknown_codes_is_limited_and_then_no_code_answers(limited):
@@ -48,6 +90,74 @@ def test_trying_unknown_codes_is_limited_and_then_no_code_answers(limited):
     tried = [client.get(path) for path in ["/j/ZZZZ2", "/t/ZZZZ3", "/join?code=ZZZZ4", "/api/games/ZZZZ5",
                                            f"/j/{code}/r/not-a-code", f"/tv/{code}/not-a-view-key"] * 5]
     assert {a.status_code for a in tried} == {404}
-    assert client.get(f"/j/{code}").status_code == 429  # 30 misses: no more tries this minute
-    assert client.get("/j/ZZZZ6").status_code == 429
+    assert told_when(client.get(f"/j/{code}"))  # 30 misses: no more tries this minute
+    assert told_when(client.get("/j/ZZZZ6"))
     assert client.get(f"/j/{code}", environ_base=ELSEWHERE).status_code == 200
+
+
+def test_an_address_over_the_unknown_code_limit_still_reaches_its_own_games_and_no_other(limited):
+    client = limited.test_client()
+    game, other = new_game(client), new_game(client)
+    tv = tv_link(game)
+    banker, ann = badged(limited, game, "banker"), badged(limited, game, "seat", 1)
+    over_the_unknown_code_limit(client)
+    # What it holds: the banker's tools, Ann's seat (its page and live connection), a token, the TV key.
+    assert banker.get(f"/t/{game.code}").status_code == 200
+    assert banker.get(f"/t/{game.code}/seats/2").status_code == 200
+    assert ann.get(f"/p/{game.code}").status_code == 200
+    follow = ann.get(f"/p/{game.code}/live", buffered=False)
+    assert follow.status_code == 200
+    follow.close()
+    assert client.get(f"/api/games/{game.code}", headers=bearer(game.seats[2])).status_code == 200
+    assert limited.test_client().get(tv).status_code == 200
+    # Anything else, real or not, alike: another game, this one without a badge, a wrong token or key.
+    for answer in (banker.get(f"/t/{other.code}"), ann.get(f"/p/{other.code}"), banker.get("/j/ZZZZ2"),
+                   limited.test_client().get(f"/t/{game.code}"), limited.test_client().get(f"/j/{game.code}"),
+                   client.get(f"/api/games/{game.code}", headers=bearer("made-up")),
+                   client.get(f"/api/games/{other.code}", headers=bearer(game.banker)),
+                   client.get(f"/tv/{game.code}/WRONGKEY"), client.get(f"/tv/{other.code}/{tv.rsplit('/', 1)[1]}")):
+        assert told_when(answer), answer.request.path
+
+
+def test_holding_a_badge_is_looked_up_only_for_an_address_over_the_unknown_code_limit(limited):
+    client = limited.test_client()
+    game = new_game(client)
+    banker = badged(limited, game, "banker")
+    with limited.app_context():
+        engine = db.engine
+    queries = []
+
+    def count(*_statement):
+        queries.append(1)
+
+    event.listen(engine, "before_cursor_execute", count)
+
+    def asked() -> int:
+        queries.clear()
+        assert banker.get(f"/t/{game.code}").status_code == 200
+        return len(queries)
+
+    try:
+        asked()
+        under = asked()
+        over_the_unknown_code_limit(client)
+        assert asked() == under + 1  # the banker's badge, found at once
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def test_a_wrong_tv_key_on_the_live_route_is_a_404_as_on_the_page_and_counts_as_an_unknown_code(limited):
+    client = limited.test_client()
+    game = new_game(client)
+    right = tv_link(game)
+    wrong = [client.get(f"/tv/{game.code}/WRONGKEY/live") for _ in range(14)]
+    wrong += [client.get(f"/tv/ZZZZ{n % 8 + 2}/WRONGKEY/live") for n in range(14)]
+    wrong.append(client.get("/tv/ZZZZ2/WRONGKEY"))  # the page
+    assert {answer.status_code for answer in wrong} == {404}
+    assert len({told(answer) for answer in wrong}) == 1
+    assert "This TV link does not work" in wrong[0].get_data(as_text=True)
+    follow = client.get(f"{right}/live", buffered=False)
+    assert follow.status_code == 200  # the right key: not a miss
+    follow.close()
+    assert client.get(f"/tv/{game.code}/WRONGKEY/live").status_code == 404
+    assert told_when(client.get(f"/tv/{game.code}/WRONGKEY/live"))

@@ -217,7 +217,8 @@ def test_a_live_connection_of_an_unknown_game_is_404_and_sets_no_cookie(client, 
 
 
 def test_when_every_live_slot_is_taken_a_new_connection_is_told_to_retry(tmp_path):
-    app = make_app(tmp_path / "banker.sqlite", LIVE_CONNECTIONS=1)
+    # Its one slot, which a host screen without a badge may take.
+    app = make_app(tmp_path / "banker.sqlite", LIVE_CONNECTIONS=1, LIVE_PUBLIC_SHARE=1)
     client = app.test_client()
     created = client.post("/api/games", json={}).get_json()
     client.get(f"/t/{created['code']}")  # the page, which gives the browser its cookie
@@ -388,3 +389,17 @@ def test_renders_never_wait_for_an_answer_that_is_over(app, game, phone, strange
     assert stranger(game).post({"type": "undo"}, path=f"/t/{game.code}/act").status_code == 403
     assert game.act(1, type="pay", to=1, amount=5).status_code == 409
     assert gate.answering == 0
+
+
+def test_a_page_joining_as_the_server_stops_is_let_go_at_once(app, game):
+    """A page whose live connection joined its game's renderer just before Ctrl+C, and so was never
+    rendered for, is closed and let go at once: its connection does not sit out its wait for a
+    first screen (waitress, stopping, waits 5 s for such a thread and then warns that it is still
+    running: the flaky Ctrl+C test of test_cli.py)."""
+    from banker.live.screens import Watcher
+    from banker.live.stream import FIRST_RENDER_SECONDS
+
+    app.extensions["banker.notifier"].close()  # Ctrl+C (cli._stop), before the renderer's first look
+    watcher = Watcher(("table",), TableScreen, -1, "http://localhost/", "en")
+    app.extensions["banker.screens"].join(game.code, watcher)
+    assert watcher.ready.wait(FIRST_RENDER_SECONDS) and watcher.closed
