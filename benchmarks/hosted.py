@@ -5,8 +5,7 @@ shipped config module (`-c python:banker.gunicorn_config`: `gthread` workers of 
 open page holding one of them, the app `banker:create_app()`), BANKER_BIND and BANKER_WORKERS set
 per layout, DATABASE_URL naming a database of a throwaway PostgreSQL 15 server (tests/postgres.py)
 and BANKER_INSTANCE one instance folder for all of them (its config.py turns the rate limits off:
-every table here is made and joined from 127.0.0.1 within a second, and the live connections' cap
-per address, since the servers are reached without the proxy that would tell the addresses apart).
+every table here is made and joined from 127.0.0.1 within a second).
 The tables' API clients keep their connections between actions (`--keep-alive 75`), as nginx keeps
 a browser's. Four gunicorn processes of one worker each listen on four ports, and each table's host
 screen and eight phones are dealt round-robin over them, starting after the process its players act
@@ -158,8 +157,7 @@ class Servers:
         self.folder = Path(tempfile.mkdtemp(prefix="banker-hosted-"))
         instance = self.folder / "instance"
         instance.mkdir()
-        (instance / "config.py").write_text("PROXY_FIX = 1\nRATELIMIT_ENABLED = False\n" if layout == "nginx" else
-                                            "RATELIMIT_ENABLED = False\nLIVE_PER_ADDRESS = 10_000\n")
+        (instance / "config.py").write_text(("PROXY_FIX = 1\n" if layout == "nginx" else "") + "RATELIMIT_ENABLED = False\n")
         # Written before any process starts: four processes making it at once would each write their own.
         self.secret_key = os.urandom(32).hex()
         (instance / "secret_key").write_text(self.secret_key)
