@@ -17,8 +17,8 @@ _ANOTHER_CARD: dict[tuple[str, str, str], Markup] = {}
 
 
 def signed(state: GameState, value: int) -> str:
-    """+$50, −$20 (a minus sign, not a hyphen), never broken across two lines after the sign."""
-    return f"{'−' if value < 0 else '+'}\u2060{money(state, abs(value))}"
+    """+$50, −$20: a gain marked as a loss is (amounts.money), never broken after its sign."""
+    return money(state, value) if value < 0 else f"+\u2060{money(state, value)}"
 
 
 def outcome(state: GameState, told: CardOutcome) -> str:
