@@ -21,6 +21,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from banker.rules.cards import printing_decks
+from banker.web.languages import elide
 
 from ..apps import close, make_app, sqlite_database
 from .conftest import badged
@@ -147,6 +148,22 @@ def test_french_elides_de_and_que_before_a_vowel_sound(evening):
     _, read = evening
     assert not slips(evening, re.compile(r"(?<![\w'’])(?:[Dd]e|[Qq]ue) (?=[AEIOUHÀÂÉÈÊÎÔÛŒaeiouhàâéèêîôûœ]|Y[^aeiouy])"))
     assert "Titres d'Ann" in read["Ann's seat"] and "Carte d'Ann" in read["Ann's seat"]
+
+
+@pytest.mark.parametrize(("text", "values", "said"), [
+    ("Carte de %(name)s", {"name": "Hugo"}, "Carte d'Hugo"),            # a mute h
+    ("Carte de %(name)s", {"name": "Léa"}, "Carte de Léa"),
+    ("Titres de %(name)s", {"name": "Ève"}, "Titres d'Ève"),
+    ("Carte de %(name)s", {"name": "Yann"}, "Carte de Yann"),           # a y before a vowel is a consonant
+    ("Carte de %(name)s", {"name": "Yves"}, "Carte d'Yves"),
+    ("Ce que {debtor} devait", {"debtor": "Ann"}, "Ce qu'Ann devait"),  # str.format's placeholders too
+    ("De %(name)s", {"name": "Olga"}, "D'Olga"),
+    ("Il faut %(num)s maisons de plus", {"num": 8}, "Il faut 8 maisons de plus"),
+    ("Vendre de %(what)s", {"what": "<strong>Ann</strong>"}, "Vendre d'<strong>Ann</strong>"),  # a name in markup
+])
+def test_french_de_and_que_elide_before_the_value_filled_in(text, values, said):
+    filled = elide(text, values)
+    assert (filled.format(**values) if "{" in text else filled % values) == said
 
 
 # A colon as each language writes it: French after a non-breaking space, Portuguese with none,
