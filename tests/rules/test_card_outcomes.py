@@ -116,7 +116,7 @@ def draws(draw):
     return state, deck, card["id"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(draws())
 def test_the_money_told_is_the_money_the_draw_moves(drawn):
     """Every player is rich and the drawer's deeds are the only ones owned, so what the square reached
