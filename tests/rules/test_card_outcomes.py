@@ -94,7 +94,7 @@ def draws(draw):
     buildings, on a Chance or Community Chest square, and a card of that square's deck."""
     edition = draw(st.sampled_from(("us", "uk", "fr", "pt", "ja")))
     chosen = {"go_salary": draw(st.sampled_from((200, 400))), "go_exact_bonus": draw(st.booleans()),
-              "free_parking_jackpot": draw(st.booleans()), "cards": draw(st.sampled_from(sorted(PRINTINGS)))}
+              "free_parking_jackpot": draw(st.booleans()), "cards": draw(st.sampled_from(("us", *sorted(PRINTINGS))))}
     if chosen["cards"] == "us":
         chosen["community_chest"] = draw(st.sampled_from(("2021", "2008")))
     players = draw(st.integers(2, 3))
