@@ -5,7 +5,8 @@ Off unless METRICS is set: then nothing is made, and each place that counts cost
 the app's extensions. Each app has its own registry (the tests make many apps in one process).
 Under gunicorn with PROMETHEUS_MULTIPROC_DIR set, every worker writes its values to files there and
 `/metrics` adds up those of every worker (prometheus_client's multiprocess mode); gunicorn's
-`child_exit` hook must then call `worker_gone(worker.pid)`.
+`child_exit` hook (banker/gunicorn_config.py) drops a gone worker's live gauge with
+`multiprocess.mark_process_dead`.
 """
 
 import functools
@@ -120,8 +121,3 @@ def counted_action(act):
 
     return counted
 
-
-def worker_gone(pid: int) -> None:
-    """In multiprocess mode, a gunicorn worker `pid` has exited: its live gauge no longer counts."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        multiprocess.mark_process_dead(pid)
