@@ -81,17 +81,16 @@ def _no_store(response: Response, status: int) -> Response:
 
 def init_app(app: Flask) -> None:
     """The access log, unless ACCESS_LOG is off: it wraps the whole app (after the proxies' fix,
-    whose client address it reads once the request is done), and a handler to stderr if logging is
-    not set up to take its lines anywhere."""
+    whose client address it reads once the request is done), with a handler to stderr at level INFO
+    if logging is not set up to take its lines anywhere."""
     if not app.config["ACCESS_LOG"]:
         return
-    if not access.hasHandlers():
+    if not access.hasHandlers():  # else the logging configuration decides where, and at what level
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
         access.addHandler(handler)
-        access.propagate = False  # `banker` sets up the root logger later: one line, not two
-    if access.level == logging.NOTSET:  # a level set in the logging configuration stays
         access.setLevel(logging.INFO)
+        access.propagate = False  # `banker` sets up the root logger later: one line, not two
     app.before_request(_remember_route)
     app.wsgi_app = AccessLog(app.wsgi_app)
 
