@@ -14,7 +14,8 @@ import os
 import time
 
 from flask import Flask, current_app
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest,
+                               multiprocess)
 
 from .rules.actions import TAKE_BACK, UNDO
 from .rules.declaration import ACTIONS
@@ -51,8 +52,10 @@ class Metrics:
         self.database_errors = Counter("banker_database_errors", "Requests answered 503 or 507 for the "
                                        "database (unavailable, disk_full)", ["kind"], registry=into)
 
+    CONTENT_TYPE = CONTENT_TYPE_LATEST
+
     def text(self) -> bytes:
-        """Every metric in the Prometheus text format."""
+        """Every metric in the Prometheus text format (of CONTENT_TYPE)."""
         return generate_latest(self.registry)
 
 

@@ -59,7 +59,7 @@ def metrics():
     found = current_app.extensions.get("banker.metrics")
     if found is None or not _this_machine():
         abort(404)
-    return _no_store(Response(found.text(), mimetype="text/plain; version=0.0.4"), 200)
+    return _no_store(Response(found.text(), content_type=found.CONTENT_TYPE), 200)
 
 
 def _this_machine() -> bool:
