@@ -45,7 +45,7 @@ def gunicorn(tmp_path_factory):
             time.sleep(0.05)
         yield port, said, folder / "metrics"
     finally:
-        os.killpg(process.pid, signal.SIGINT)  # gunicorn's quick shutdown
+        os.killpg(process.pid, signal.SIGKILL)  # its master and workers, at once
         process.wait(timeout=10)
         reader.join(timeout=10)
         process.stderr.close()

@@ -194,3 +194,13 @@ def test_the_access_log_can_be_turned_off(database, caplog):
         app.test_client().get("/healthz")
     assert not [record for record in caplog.records if record.name == "banker.access"]
     close(app)
+
+
+def test_the_access_log_gives_the_address_the_app_sees(database, caplog):
+    """Behind a proxy (PROXY_FIX), the client's own address, as the rate limits and /metrics see it."""
+    app = make_app(database, PROXY_FIX=1)
+    with caplog.at_level(logging.INFO, logger="banker.access"):
+        app.test_client().get("/healthz", headers={"X-Forwarded-For": "192.0.2.9"})
+    [line] = [record.getMessage() for record in caplog.records if record.name == "banker.access"]
+    assert line.startswith('192.0.2.9 "GET /healthz" 200 ')
+    close(app)
