@@ -22,7 +22,7 @@ from waitress.server import create_server
 from . import configured, create_app, door, purge, qr
 from .lan import local_only, server_url
 from .models import db
-from .web import HTMX_CDN_HOST, babel
+from .web import HTMX_CDN_HOST, babel, operations
 from .web.languages import LANGUAGES, LOCALES
 
 
@@ -41,6 +41,9 @@ def cdn_reachable(timeout: float = 1.5) -> bool:
 # that may be bigger: a 5,000-event archive is 1.3 MB) IMPORT_MAX_BYTES; server_options takes the
 # larger of the two.
 BODY_LIMIT = 1024 * 1024
+
+# `banker`'s access log, in the instance folder (web/operations.py): the terminal keeps its banner.
+ACCESS_LOG_FILE = "access.log"
 
 # What waitress keeps of one connection's answer before it starts a new buffer and lets the sent
 # one go. A live connection's answer never ends, and waitress's buffer keeps what it has already
@@ -91,6 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     app = create_app()
+    operations.log_to_file(Path(app.instance_path) / ACCESS_LOG_FILE)
     url = server_url(args.host, args.port)
     # The join QR codes show this address too when the host browses on localhost (web/context.py),
     # unless instance/config.py gives the public address (behind a proxy that forwards to 127.0.0.1).
@@ -179,9 +183,11 @@ def banner(app, url: str, host: str, language: str) -> str:
         reach = (_("Only this computer can open it: for phones, start it with --host 0.0.0.0 (not %(host)s).",
                    host=host) if local_only(host)
                  else _("Phones on the same Wi-Fi join by scanning the code the game shows."))
-        return "\n".join((
-            _("Tabletop Banker is running. Open %(url)s on this laptop to create a game.", url=url), reach,
-            _("Database: %(database)s  (Ctrl+C to stop)", database=app.config["SQLALCHEMY_DATABASE_URI"])))
+        lines = [_("Tabletop Banker is running. Open %(url)s on this laptop to create a game.", url=url), reach]
+        if app.config["ACCESS_LOG"]:
+            lines.append(_("Each request is logged in %(path)s.", path=Path(app.instance_path) / ACCESS_LOG_FILE))
+        lines.append(_("Database: %(database)s  (Ctrl+C to stop)", database=app.config["SQLALCHEMY_DATABASE_URI"]))
+        return "\n".join(lines)
 
 
 def _stop(app) -> None:

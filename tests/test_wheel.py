@@ -107,17 +107,24 @@ def test_the_installed_banker_serves_every_page_and_logs_them_without_secrets(in
         assert "Ann" in _read(urllib.request.build_opener(), f"{url}/tv/{code}/{key}")
         cookies = [cookie.value for cookie in jar]
         assert cookies
-        # A line is written once its answer is closed, just after the client has read it whole.
-        _until(lambda: len(_requests(said)) >= 10)
+        # A line is written once its answer is closed, just after the client has read it whole, to
+        # the instance folder's access.log (the terminal keeps its banner).
+        _until(lambda: len(_requests(_logged(tmp_path))) >= 10)
     finally:
         process.terminate()
         process.wait(timeout=10)
         reader.join(timeout=10)
         process.stdout.close()
-    lines = _requests(said)
+    lines = _requests(_logged(tmp_path))
+    assert not _requests(said)
     assert len(lines) == 10  # one per request, the health check that found it listening first
     assert not [line for line in lines for secret in (banker_token, key, *cookies) if secret in line]
     assert f'"GET /tv/{code}/***" 200' in "".join(lines) and "Traceback" not in "".join(said)
+
+
+def _logged(folder) -> list[str]:
+    log = folder / "instance" / "access.log"
+    return log.read_text(encoding="utf-8").splitlines() if log.exists() else []
 
 
 def _requests(said: list[str]) -> list[str]:

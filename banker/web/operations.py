@@ -12,6 +12,8 @@ import logging
 import re
 import time
 from functools import cache
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
 from urllib.parse import quote, unquote
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
@@ -32,6 +34,8 @@ SECRET_CONVERTERS = ("rejoin", "key")
 SHOWN_PARAMETERS = frozenset(("v", "lang", "state", "after", "limit", "edition", "preset", "code"))
 MASK = "***"
 SAFE = "/:@!$'()*+,;=-._~"  # what stays as it is in a logged path; anything else is %-encoded
+ACCESS_HANDLER = "banker_access"  # marks the handler the app gave the access log itself
+LOG_FILE_BYTES = 1024 * 1024  # an evening at a table is a few thousand requests: well under 1 MB
 ROUTE = "banker.route"  # environ key: the matched route's rule and arguments, for the log line
 _ARGUMENT = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 # One cheap query on the app's own table: it answers only if the database is there and readable.
@@ -86,13 +90,29 @@ def init_app(app: Flask) -> None:
     if not app.config["ACCESS_LOG"]:
         return
     if not access.hasHandlers():  # else the logging configuration decides where, and at what level
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-        access.addHandler(handler)
-        access.setLevel(logging.INFO)
-        access.propagate = False  # `banker` sets up the root logger later: one line, not two
+        _log_to(logging.StreamHandler())
     app.before_request(_remember_route)
     app.wsgi_app = AccessLog(app.wsgi_app)
+
+
+def log_to_file(path: Path) -> None:
+    """`banker` on a laptop: the access log goes to a file (rotated at LOG_FILE_BYTES, three kept), not
+    to the terminal, where a line per request would scroll its banner and QR code away. Unless the
+    logging configuration already says where the lines go."""
+    if access.handlers and all(getattr(handler, ACCESS_HANDLER, False) for handler in access.handlers):
+        for handler in access.handlers[:]:
+            access.removeHandler(handler)
+            handler.close()
+        _log_to(RotatingFileHandler(path, maxBytes=LOG_FILE_BYTES, backupCount=3, encoding="utf-8", delay=True))
+
+
+def _log_to(handler: logging.Handler) -> None:
+    """The access log's own handler, at level INFO."""
+    setattr(handler, ACCESS_HANDLER, True)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    access.addHandler(handler)
+    access.setLevel(logging.INFO)
+    access.propagate = False  # `banker` sets up the root logger later: one line, not two
 
 
 def _remember_route() -> None:

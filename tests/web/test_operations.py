@@ -138,16 +138,23 @@ def test_metrics_follow_the_open_live_connections_and_the_renders(metered):
     assert scraped(client)["banker_live_connections", ()] == 0
 
 
-def test_a_refused_live_connection_is_counted_by_its_reason(metered):
-    """`live_refused` is called by the live connections' slots (live/stream.py; wired in by the
-    lead): here it is called as they will call it."""
-    with metered.test_request_context():
-        metrics.live_refused("address")
-        metrics.live_refused("address")
-        metrics.live_refused("server")
-    found = scraped(metered.test_client())
-    assert found["banker_live_refused_total", (("reason", "address"),)] == 2
-    assert found["banker_live_refused_total", (("reason", "server"),)] == 1
+def test_a_refused_live_connection_is_counted_by_its_reason_every_time(database):
+    """A seat's second phone over its share (LIVE_PER_SEAT 1 here), retrying as its page does: each
+    refusal is counted with its reason (the log says it once a minute: test_live_slots.py)."""
+    app = make_app(database, METRICS=True, LIVE_PER_SEAT=1)
+    try:
+        game = new_game(app.test_client())
+        phone, second = badged(app, game, "seat", 1), badged(app, game, "seat", 1)
+        watching = phone.get(f"/p/{game.code}/live", buffered=False)
+        assert watching.status_code == 200
+        for _retry in range(3):
+            refused = second.get(f"/p/{game.code}/live", buffered=False)
+            refused.close()
+            assert refused.status_code == 503
+        watching.close()
+        assert scraped(app.test_client())["banker_live_refused_total", (("reason", "seat"),)] == 3
+    finally:
+        close(app)
 
 
 def test_the_access_log_writes_a_line_per_request_and_no_secret(app, game, host, caplog):
