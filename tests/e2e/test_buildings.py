@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import LIVE, money, start_game
+from .test_tv import SHOWN
 
 pytestmark = pytest.mark.e2e
 
@@ -18,9 +19,6 @@ PARK_PRICE, BOARDWALK_PRICE = 350, 400
 HOUSE = 200                      # dark blue house cost; selling one refunds half
 BOARDWALK_LOAN, BOARDWALK_LIFT = 200, 220
 SUPPLY = 32
-# Whether an element is what a tap at its middle reaches: drawn over anything else there.
-SHOWN = """(e) => { const r = e.getBoundingClientRect();
-  return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"""
 EVENLY = "Build evenly: Boardwalk needs its next building before Park Place."
 
 

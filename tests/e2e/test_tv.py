@@ -223,8 +223,9 @@ def test_eight_players_and_an_auction_still_fit(contexts, server, artifacts):
                 "Reading Railroad is up for auction.")
     assert newest_shown(tv) == bankrupt
     # Each token is its picture, drawn (its piece found in the page), named by its player and token.
-    assert tokens_shown(tv) == {"3": ["Chloé (Top hat)", "Dmitri (Ship)"], "9": ["Anna (Car)"],
-                                "0": ["Eleonora (Cat)", "Fabrice (Iron)", "Gwendolyn (Thimble)", "Hiroshi (Wheelbarrow)"]}
+    assert tokens_shown(tv) == {
+        "3": ["Chloé (Top hat)", "Dmitri (Ship)"], "9": ["Anna (Car)"],
+        "0": ["Eleonora (Cat)", "Fabrice (Iron)", "Gwendolyn (Thimble)", "Hiroshi (Wheelbarrow)"]}
     assert tv.evaluate(UNDRAWN) == []
     # Anna's mortgaged deed is striped under her pawn, which shows over the stripes; the legend,
     # under the bank's supply, says what they mean.
@@ -293,7 +294,8 @@ PAWNS = """() => Object.fromEntries([...document.querySelectorAll('#board .sq:ha
 }))"""
 # The token pictures on the screen whose piece is not drawn (its drawing missing from the page).
 UNDRAWN = """() => [...document.querySelectorAll('svg.token')].filter((svg) => svg.checkVisibility())
-  .map((svg) => svg.querySelector('use')).filter((use) => !use.getBBox().width).map((use) => use.getAttribute('href'))"""
+  .map((svg) => svg.querySelector('use')).filter((use) => !use.getBBox().width)
+  .map((use) => use.getAttribute('href'))"""
 # Whether an element is what a tap at its middle reaches: drawn over anything else there.
 SHOWN = """(e) => { const r = e.getBoundingClientRect();
   return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"""
