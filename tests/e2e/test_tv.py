@@ -203,7 +203,8 @@ def test_eight_players_and_an_auction_still_fit(contexts, server, artifacts):
     act("banker", type="move", player=1, square=39)
     act(1, type="roll", dice=[1, 1]), act(1, type="buy"), act(1, type="roll", dice=[1, 1]), act(1, type="buy")
     act(1, type="set_buildings", levels={"1": 4, "3": 4})  # Mediterranean and Baltic Avenues, 4 houses each
-    act(1, type="roll", dice=[2, 4]), act(1, type="buy"), act(1, type="end_turn")  # Connecticut Avenue
+    act(1, type="roll", dice=[2, 4]), act(1, type="buy")  # Connecticut Avenue, where Anna stays
+    act(1, type="mortgage", square=9), act(1, type="end_turn")
     act(2, type="roll", dice=[2, 3]), act(2, type="buy"), act(2, type="end_turn")  # Bob buys Reading Railroad
     # Two tokens on Baltic Avenue (Anna's, four houses), put there by the banker.
     act("banker", type="move", player=3, square=3), act("banker", type="move", player=4, square=3)
@@ -221,7 +222,18 @@ def test_eight_players_and_an_auction_still_fit(contexts, server, artifacts):
     bankrupt = ("Bob is bankrupt; everything goes to the bank. Bob's last $1,300 goes to the bank. "
                 "Reading Railroad is up for auction.")
     assert newest_shown(tv) == bankrupt
-    assert tokens_shown(tv) == {"3": ["C", "D"], "0": ["E", "F", "G", "H"], "9": ["A"]}
+    # Each token is its picture, drawn (its piece found in the page), named by its player and token.
+    assert tokens_shown(tv) == {
+        "3": ["Chloé (Top hat)", "Dmitri (Ship)"], "9": ["Anna (Car)"],
+        "0": ["Eleonora (Cat)", "Fabrice (Iron)", "Gwendolyn (Thimble)", "Hiroshi (Wheelbarrow)"]}
+    assert tv.evaluate(UNDRAWN) == []
+    # Anna's mortgaged deed is striped under her pawn, which shows over the stripes; the legend,
+    # under the bank's supply, says what they mean.
+    mortgaged = tv.locator('#board [data-square="9"]')
+    expect(mortgaged.locator('.mortgage-mark[role="img"][aria-label="mortgaged"]')).to_be_visible()
+    assert mortgaged.locator(".pawn").evaluate(SHOWN) and mortgaged.locator(".owner").evaluate(SHOWN)
+    expect(tv.locator("#board .board-legend")).to_have_text("Mortgaged: no rent")
+    expect(tv.locator("#board .board-legend .mortgage-mark")).to_be_visible()
     built = tv.locator('#board [data-square="3"] .built')
     expect(built).to_have_text("4")
     assert font_size(built) >= NAMES * .8
@@ -269,7 +281,7 @@ def title_shown(tv) -> bool:
     return title["x"] + title["width"] <= news["x"] + news["width"]
 
 
-# Each square's pawns (by their letters) that show whole, inside their square and over no other.
+# Each square's pawns that show whole, inside their square and over no other, by their pictures' names.
 PAWNS = """() => Object.fromEntries([...document.querySelectorAll('#board .sq:has(.pawn)')].map((sq) => {
   const s = sq.getBoundingClientRect(), pawns = [...sq.querySelectorAll('.pawn')];
   const boxes = pawns.map((p) => p.getBoundingClientRect());
@@ -278,8 +290,15 @@ PAWNS = """() => Object.fromEntries([...document.querySelectorAll('#board .sq:ha
     const r = boxes[i];
     return r.width > 0 && r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom
       && boxes.every((o, j) => j === i || apart(r, o));
-  }).map((p) => p.textContent.trim())];
+  }).map((p) => p.querySelector('svg.token').getAttribute('aria-label'))];
 }))"""
+# The token pictures on the screen whose piece is not drawn (its drawing missing from the page).
+UNDRAWN = """() => [...document.querySelectorAll('svg.token')].filter((svg) => svg.checkVisibility())
+  .map((svg) => svg.querySelector('use')).filter((use) => !use.getBBox().width)
+  .map((use) => use.getAttribute('href'))"""
+# Whether an element is what a tap at its middle reaches: drawn over anything else there.
+SHOWN = """(e) => { const r = e.getBoundingClientRect();
+  return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"""
 
 
 def tokens_shown(tv) -> dict:
