@@ -7,24 +7,67 @@ from pathlib import Path
 
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+
+
+def shipped(folder: str) -> Path:
+    """templates/ or static/: inside the package where a wheel put them (setup.py maps them there),
+    else at the top of the checkout, where they are kept (a checkout, or an editable install)."""
+    inside = PACKAGE / folder
+    return inside if inside.is_dir() else ROOT / folder
 
 
 def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
-    """Build the app: defaults, then instance/config.py (or the test mapping), then the parts.
+    """Build the app: its settings (`configured`), then the database, its upgrade and the parts."""
+    app = configured(test_config, instance_path)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    The instance folder (database, secret key, config.py) is `instance/` at the top of the
-    project unless `instance_path` or the BANKER_INSTANCE environment variable says otherwise.
-    """
-    instance_path = instance_path or os.environ.get("BANKER_INSTANCE") or ROOT / "instance"
+    from . import live, metrics, migrations, web
+    from .models import db
+    from .live import for_database
+    from .store import sqlite_setup
+    from .store.engine import release
+
+    app.extensions["banker.notifier"] = for_database(app.config["SQLALCHEMY_DATABASE_URI"])
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # A pooled connection is checked before each use (one round trip): after the server restarted,
+        # no page or action meets a connection it dropped. SQLite's file has no connection to lose.
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True,
+                                                   **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
+    db.init_app(app)
+    # Before Flask-SQLAlchemy's own teardown (teardowns run last registered first): a session whose
+    # connection the database dropped is let go without turning the answer into a 500.
+    app.teardown_appcontext(lambda _error: release())
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            sqlite_setup(db.engine)
+        # The schema comes from the migrations (banker/migrations/): brought to the newest at
+        # every start, at the cost of one query when it is there already.
+        migrations.init_app(app, db)
+    web.init_app(app)
+    live.init_app(app)
+    metrics.init_app(app)
+    return app
+
+
+def configured(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
+    """The app with its settings alone: defaults, then instance/config.py and DATABASE_URL (or the
+    test mapping), the database neither opened nor upgraded (`banker backup` copies it as it is).
+
+    The instance folder (database, secret key, config.py) is `instance_path`, or the BANKER_INSTANCE
+    environment variable, or else Flask's own choice: `instance/` at the top of the checkout, and
+    for an installed wheel `<prefix>/var/banker-instance` (never inside site-packages)."""
+    instance_path = instance_path or os.environ.get("BANKER_INSTANCE")
     app = Flask(
         __name__,
-        instance_path=str(instance_path),
+        instance_path=str(instance_path) if instance_path else None,
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(shipped("templates")),
+        static_folder=str(shipped("static")),
     )
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///" + str(Path(app.instance_path) / "banker.sqlite"),
         HTMX_CDN=True,
@@ -65,6 +108,8 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
         BABEL_DEFAULT_LOCALE="en",
+        METRICS=False,  # /metrics (banker/metrics.py): off, and when on only for this machine
+        ACCESS_LOG=True,  # a line per request on the `banker.access` logger (web/operations.py)
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -72,33 +117,6 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
             app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
     else:
         app.config.from_mapping(test_config)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
-
-    from . import live, migrations, web
-    from .models import db
-    from .live import for_database
-    from .store import sqlite_setup
-    from .store.engine import release
-
-    app.extensions["banker.notifier"] = for_database(app.config["SQLALCHEMY_DATABASE_URI"])
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
-        # A pooled connection is checked before each use (one round trip): after the server restarted,
-        # no page or action meets a connection it dropped. SQLite's file has no connection to lose.
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True,
-                                                   **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
-    db.init_app(app)
-    # Before Flask-SQLAlchemy's own teardown (teardowns run last registered first): a session whose
-    # connection the database dropped is let go without turning the answer into a 500.
-    app.teardown_appcontext(lambda _error: release())
-    with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            sqlite_setup(db.engine)
-        # The schema comes from the migrations (banker/migrations/): brought to the newest at
-        # every start, at the cost of one query when it is there already.
-        migrations.init_app(app, db)
-    web.init_app(app)
-    live.init_app(app)
     return app
 
 

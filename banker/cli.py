@@ -1,22 +1,28 @@
 """The `banker` command: serve the app on the local network and show how phones reach it.
-`banker purge --older-than 30d` deletes the games nobody has played for that long."""
+`banker purge --older-than 30d` deletes the games nobody has played for that long; `banker backup
+PATH` copies the database while it is served."""
 
 import argparse
 import logging
+from contextlib import closing
+import os
 import signal
 import socket
+import sqlite3
 import sys
+from pathlib import Path
 
 from babel.core import default_locale
 from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from sqlalchemy.engine import make_url
 from waitress.server import create_server
 
-from . import create_app, door, purge, qr
+from . import configured, create_app, door, purge, qr
 from .lan import local_only, server_url
 from .models import db
-from .web import HTMX_CDN_HOST
+from .web import HTMX_CDN_HOST, babel, operations
 from .web.languages import LANGUAGES, LOCALES
 
 
@@ -35,6 +41,9 @@ def cdn_reachable(timeout: float = 1.5) -> bool:
 # that may be bigger: a 5,000-event archive is 1.3 MB) IMPORT_MAX_BYTES; server_options takes the
 # larger of the two.
 BODY_LIMIT = 1024 * 1024
+
+# `banker`'s access log, in the instance folder (web/operations.py): the terminal keeps its banner.
+ACCESS_LOG_FILE = "access.log"
 
 # What waitress keeps of one connection's answer before it starts a new buffer and lets the sent
 # one go. A live connection's answer never ends, and waitress's buffer keeps what it has already
@@ -73,6 +82,8 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["purge"]:
         return purge_games(argv[1:])
+    if argv[:1] == ["backup"]:
+        return backup_database(argv[1:])
     parser = argparse.ArgumentParser(prog="banker", description=__doc__)
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
@@ -83,6 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     app = create_app()
+    operations.log_to_file(Path(app.instance_path) / ACCESS_LOG_FILE)
     url = server_url(args.host, args.port)
     # The join QR codes show this address too when the host browses on localhost (web/context.py),
     # unless instance/config.py gives the public address (behind a proxy that forwards to 127.0.0.1).
@@ -118,6 +130,39 @@ def purge_games(argv: list[str]) -> None:
                        deleted, age=args.older_than))
 
 
+def backup_database(argv: list[str]) -> None:
+    """`banker backup PATH`: a consistent copy of the SQLite database `banker` serves, made while it
+    serves (SQLite's online backup API: one read transaction, which no writer waits for in WAL
+    mode), written whole to PATH or not at all. The database is read as it is, never upgraded, so
+    a copy taken before an upgrade is the database before it. On PostgreSQL: pg_dump, and exit 1."""
+    parser = argparse.ArgumentParser(
+        prog="banker backup", description="Copy the SQLite database that `banker` serves, while it serves it.")
+    parser.add_argument("path", type=Path, metavar="PATH", help="the file to write the copy to (replaced if it exists)")
+    args = parser.parse_args(argv)
+    app = configured()
+    babel.init_app(app)  # its sentences, without the rest of the app
+    url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    with app.app_context(), force_locale(LOCALES[terminal_language()]):
+        if url.get_backend_name() != "sqlite":
+            sys.exit(_("This database is not a SQLite file: back up PostgreSQL with pg_dump "
+                       "(docs/hosting.md, Backup and restore)."))
+        source = Path(url.database or "")
+        if not source.is_file():
+            sys.exit(_("There is no database at %(path)s to back up.", path=source))
+        draft = args.path.with_name(f".{args.path.name}.{os.getpid()}")
+        try:
+            with closing(sqlite3.connect(f"{source.as_uri()}?mode=ro", uri=True)) as served, \
+                    closing(sqlite3.connect(draft)) as copy:
+                served.backup(copy)
+                games = copy.execute("SELECT count(*) FROM games").fetchone()[0]
+            draft.replace(args.path)
+        except (OSError, sqlite3.Error) as error:
+            draft.unlink(missing_ok=True)
+            sys.exit(_("The backup failed, nothing was written to %(path)s: %(error)s", path=args.path, error=error))
+        print(ngettext("Copied %(database)s to %(path)s: %(num)s game.",
+                       "Copied %(database)s to %(path)s: %(num)s games.", games, database=source, path=args.path))
+
+
 def _age(text: str) -> str:
     try:
         purge.parse_age(text)
@@ -138,9 +183,11 @@ def banner(app, url: str, host: str, language: str) -> str:
         reach = (_("Only this computer can open it: for phones, start it with --host 0.0.0.0 (not %(host)s).",
                    host=host) if local_only(host)
                  else _("Phones on the same Wi-Fi join by scanning the code the game shows."))
-        return "\n".join((
-            _("Tabletop Banker is running. Open %(url)s on this laptop to create a game.", url=url), reach,
-            _("Database: %(database)s  (Ctrl+C to stop)", database=app.config["SQLALCHEMY_DATABASE_URI"])))
+        lines = [_("Tabletop Banker is running. Open %(url)s on this laptop to create a game.", url=url), reach]
+        if app.config["ACCESS_LOG"]:
+            lines.append(_("Each request is logged in %(path)s.", path=Path(app.instance_path) / ACCESS_LOG_FILE))
+        lines.append(_("Database: %(database)s  (Ctrl+C to stop)", database=app.config["SQLALCHEMY_DATABASE_URI"]))
+        return "\n".join(lines)
 
 
 def _stop(app) -> None:

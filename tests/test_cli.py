@@ -108,6 +108,23 @@ def test_first_run_creates_the_instance_folder_with_a_wal_database_and_a_secret_
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_the_access_log_goes_to_a_file_in_the_instance_folder_and_the_terminal_keeps_its_banner(served):
+    """A line per request would scroll the banner and its QR code off the laptop's terminal: `banker`
+    writes them to instance/access.log, and its banner says where."""
+    port, instance, banner, process = served
+    assert f"Each request is logged in {instance / 'access.log'}." in banner
+    get(f"http://127.0.0.1:{port}/?lang=fr")
+    lines = []
+    for _ in range(50):  # written once the answer is closed, just after the client has it
+        lines = (instance / "access.log").read_text().splitlines() if (instance / "access.log").exists() else []
+        if lines:
+            break
+        time.sleep(0.1)
+    assert len(lines) == 1 and '"GET /?lang=fr" 200' in lines[0]
+    process.terminate()
+    assert "GET /" not in process.communicate(timeout=10)[0]
+
+
 def test_the_lan_address_is_an_ipv4_address():
     assert socket.inet_aton(lan_address())
 

@@ -24,6 +24,7 @@ from flask_babel import force_locale
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..metrics import rendered
 from ..store.engine import in_one_line, outage, release
 
 log = logging.getLogger(__name__)
@@ -240,6 +241,7 @@ class Renderer:
                     return True
                 self._render(known, watchers if known.version != self.rendered else fresh)
                 spent = time.perf_counter() - started
+                rendered(spent)
                 if hub.gate.answering:  # under a flood of actions the screens take their share, no more:
                     # resting with the render slot held, every game's renderer waits its turn too
                     time.sleep(min(spent * RENDER_REST, MAX_REST))

@@ -25,6 +25,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy.exc import DBAPIError
 
+from ..metrics import live_refused
 from ..store.engine import in_one_line, outage, release
 from .screens import SEATS, Gone, Watcher, unmark
 from .slots import REASONS, SCREENS, Full
@@ -76,6 +77,7 @@ def turned_away(code: str, holder: Hashable, reason: str) -> Response:
     """The answer to a live connection refused for `reason` (slots.REASONS): 503, and the page
     retries by itself. The server's log says so once a minute for each game's holder and reason
     (a refused page retries every few seconds), naming the address for a screen without a badge."""
+    live_refused(reason)  # counted every time; told once a minute
     who = " ".join(map(str, holder)) if isinstance(holder, tuple) else holder
     if current_app.extensions["banker.turned_away"].first((code, holder, reason)):
         address = f" from {request.remote_addr}" if holder == SCREENS else ""

@@ -201,11 +201,14 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
         through = sum(4 - old[s] for s in squares)
         if through > state.bank_houses:
             houses = state.bank_houses - through
+    # One building short is one needed from a bank that has none: said so, not as "1 houses".
     if houses < 0:
-        raise RuleError("no_houses", N_("That needs {need} houses from the bank, which has {count}."),
+        raise RuleError("no_houses", N_("That needs {need} houses from the bank, which has {count}.") if state.bank_houses - houses > 1
+                        else N_("That needs a house from the bank, which has none."),
                         need=state.bank_houses - houses, count=state.bank_houses)
     if hotels < 0:
-        raise RuleError("no_hotels", N_("That needs {need} hotels from the bank, which has {count}."),
+        raise RuleError("no_hotels", N_("That needs {need} hotels from the bank, which has {count}.") if state.bank_hotels - hotels > 1
+                        else N_("That needs a hotel from the bank, which has none."),
                         need=state.bank_hotels - hotels, count=state.bank_hotels)
     price = bought * cost - sold * (cost // 2)
     require_cash(state, player_id, price, N_("That costs {price}; {player} has only {cash}."), price=price)

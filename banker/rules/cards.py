@@ -21,6 +21,11 @@ DECKS = ("chance", "chest")
 # A card the app does not know (an old printing, a house rule, a lost card): the player says what
 # it does, and it is applied as a printed card with that effect would be.
 CUSTOM = "custom"
+# How "advance to the nearest ..." changes the rent there (moves.land's `card_rent`): twice a
+# railroad's, and ten times a new roll at a utility.
+CARD_RENT = {"railroad": "double", "utility": "ten_times"}
+# The cards that take money from, or pay it to, every other player.
+EACH_PLAYER = ("collect_from_each_player", "pay_each_player")
 
 
 @cache
@@ -87,10 +92,13 @@ def draw(state: GameState, player_id: int, deck_name: str, card_id: str, effects
     kept = card_id
     if card_id == CUSTOM and effect["kind"] == "get_out_of_jail_free":
         kept = f"{CUSTOM}-{deck_name}-{state.next_id()}"  # its own card in the hand: no printed card has that id
-    _apply(state, player, drawn["effect"], kept, effects)
+    apply_effect(state, player, drawn["effect"], kept, effects)
 
 
-def _apply(state: GameState, player: Player, effect: dict, card_id: str, effects: list) -> None:
+def apply_effect(state: GameState, player: Player, effect: dict, card_id: str, effects: list) -> None:
+    """What a card drawn does to its drawer (`card_id`: the card a Get Out of Jail Free goes into
+    the hand as): the one place a card's effect is applied, by `draw` and by outcomes.card_outcome
+    on a copy of the state."""
     kind = effect["kind"]
     board = state.board
     if kind == "move_to":
@@ -110,7 +118,7 @@ def _apply(state: GameState, player: Player, effect: dict, card_id: str, effects
         land(state, player, _last_dice(state), effects)
     elif kind == "advance_to_nearest":
         advance(state, player, _to_nearest(state, player, effect["type"]), effects)
-        land(state, player, 0, effects, card_rent="double" if effect["type"] == "railroad" else "ten_times")
+        land(state, player, 0, effects, card_rent=CARD_RENT[effect["type"]])
     elif kind == "move_to_nearest":
         # Forward to the nearest of a type, GO salary when passing, and the ordinary rent (the
         # French "Rendez-vous à la gare la plus proche" says nothing of doubling it).
@@ -126,7 +134,7 @@ def _apply(state: GameState, player: Player, effect: dict, card_id: str, effects
     elif kind == "pay":
         charge(state, player.id, to_bank(state), effect["amount"], effects, "card")
     elif kind == "collect_from_each_player":
-        for other in _others(state, player):
+        for other in others(state, player.id):
             charge(state, other.id, player.id, effect["amount"], effects, "card")
     elif kind == "pay_each_player":
         _pay_each(state, player, effect["amount"], effects)
@@ -178,8 +186,10 @@ def choose(state: GameState, player_id: int, choice: str, effects: list) -> None
         effects.append(happened.card_due(player_id, player.position, pending["deck"]))
 
 
-def _others(state: GameState, player: Player) -> list[Player]:
-    return [p for p in state.players if p.id != player.id and not p.bankrupt]
+def others(state: GameState, player_id: int) -> list[Player]:
+    """The players a "from each player" or "to each player" card takes from or pays: all who are
+    still in the game but the drawer."""
+    return [p for p in state.players if p.id != player_id and not p.bankrupt]
 
 
 def _pay_each(state: GameState, player: Player, amount: int, effects: list) -> None:
@@ -188,13 +198,13 @@ def _pay_each(state: GameState, player: Player, amount: int, effects: list) -> N
     each player gets their share as usual; if not, it is a bankruptcy to the bank and nobody is
     paid (JMA rules, last section: 「他プレイヤーへの支払いは行わずに銀行破産として処理する」;
     paying them from the bank first would create money)."""
-    others = _others(state, player)
-    if player.cash >= amount * len(others):
-        for other in others:
+    payees = others(state, player.id)
+    if player.cash >= amount * len(payees):
+        for other in payees:
             transfer(state, player.id, other.id, amount, effects, "card")
         return
-    owe(state, Debt(id=state.next_id(), debtor=player.id, creditor=BANK, amount=amount * len(others),
-                    reason="card", payees=[o.id for o in others]), effects)
+    owe(state, Debt(id=state.next_id(), debtor=player.id, creditor=BANK, amount=amount * len(payees),
+                    reason="card", payees=[o.id for o in payees]), effects)
 
 
 def utility_roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list) -> None:

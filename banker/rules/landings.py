@@ -174,7 +174,7 @@ class _Chain:
         return ways
 
     def _card(self, square: int, effect: dict, depth: int):
-        """Where a card drawn on `square` sends the token (cards._apply)."""
+        """Where a card drawn on `square` sends the token (cards.apply_effect)."""
         kind, size = effect["kind"], len(self.board)
         if kind == "go_to_jail":
             return [(1.0, JAILED, ())]

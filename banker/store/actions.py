@@ -11,6 +11,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ..live.memory import Commit, Entry as LogEntry
 from ..live.notifier import announce, notifier
+from ..metrics import counted_action
 from ..models import Event, Game, Seat, db
 from ..rules import Actor, GameState, apply, parse
 from ..rules.actions import TAKE_BACK, UNDO, only_fields
@@ -39,6 +40,7 @@ class Outcome:
     repeated: bool = False
 
 
+@counted_action
 def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | None = None,
         seat_token: str | None = None, actor: Actor | None = None) -> Outcome:
     """Apply one action (or undo) for whoever holds `secret` (an API token) or is `browser` (the

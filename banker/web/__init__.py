@@ -13,8 +13,9 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from . import (amounts, api, assets, card_effects, fragments, headers, home, join, languages, ledger, limits, player,
-               rulebook, table, templating, tv)
+from . import (amounts, api, assets, card_effects, fragments, headers, home, join, languages, ledger, limits,
+               operations, player, rulebook, table, templating, tv)
+from .. import metrics
 from ..rules.mortgages import lift_cost, transfer_fee
 from ..models import db
 from ..store import CODE_ALPHABET, CODE_LENGTH
@@ -95,6 +96,7 @@ def trust_proxies(app: Flask) -> None:
 
 def init_app(app: Flask) -> None:
     trust_proxies(app)
+    operations.init_app(app)  # the access log wraps the proxies' fix: it logs the address the app sees
     # Before the blueprints, whose routes name them.
     app.url_map.converters.update(code=GameCode, rejoin=RejoinCode, key=RejoinCode)  # key: a TV's view key
     csrf.init_app(app)
@@ -107,7 +109,7 @@ def init_app(app: Flask) -> None:
     languages.init_app(app)
     ledger.init_app(app)
     fragments.init_app(app)
-    for blueprint in (home.bp, table.bp, player.bp, join.bp, tv.bp, api.bp):
+    for blueprint in (home.bp, table.bp, player.bp, join.bp, tv.bp, api.bp, operations.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     csrf.exempt(home.bring_back)  # checked in the view, once the larger body it may read is allowed
@@ -163,12 +165,14 @@ def init_app(app: Flask) -> None:
         if not outage(error):
             raise error  # a bug: 500, with its traceback in the log
         if disk_full(error):
+            metrics.database_failed("disk_full")
             _say_disk_full(error)
             if db.engine.dialect.name == "sqlite":
                 text = _("The laptop's disk is full: free some space, nothing was lost.")
             else:
                 text = _("The server's disk is full; nothing was lost. Try again later.")
             return _error("disk_full", text, text, 507)
+        metrics.database_failed("unavailable")
         log.warning("the database is out of reach (%s); answered 503", in_one_line(error))
         text = _("The bank is unreachable for a moment; nothing was changed.")
         response = make_response(_error("unavailable", text, text, 503))

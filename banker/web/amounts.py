@@ -45,7 +45,7 @@ def money(amount: int, symbol: str = "$") -> str:
     digits by three, so Python's grouping with the locale's separator is Babel's (the tests check)."""
     how = style(locale())
     number = f"{abs(amount):,}".replace(",", how.group) if abs(amount) >= how.grouped_from else str(abs(amount))
-    sign = "-" if amount < 0 else ""
+    sign = "−\u2060" if amount < 0 else ""  # a minus sign, not a hyphen, and never left alone at a line's end
     return f"{sign}{symbol}{how.space}{number}" if how.symbol_first else f"{sign}{number}{how.space}{symbol}"
 
 

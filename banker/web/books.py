@@ -94,10 +94,10 @@ def _with_mark(chunks):
 def reason(state: GameState, effect: dict) -> str:
     """Why a sum moved: "Rent: Boardwalk", "Buildings: the Orange group", "Payment (snacks)"."""
     text = _(REASONS[effect["reason"]]) if effect["reason"] in REASONS else effect["reason"]
-    if effect.get("square") is not None:
-        text = f"{text}: {square(state, effect['square'])}"
+    if effect.get("square") is not None:  # "Rent: Boardwalk", « Loyer : Rue de la Paix » (French spaces its colon)
+        text = _("%(reason)s: %(what)s", reason=text, what=square(state, effect["square"]))
     elif effect.get("group") in GROUP_NAMES:
-        text = f"{text}: " + _("the %(group)s group", group=GROUP_NAMES[effect["group"]])
+        text = _("%(reason)s: %(what)s", reason=text, what=_("the %(group)s group", group=GROUP_NAMES[effect["group"]]))
     return f"{text} ({effect['memo']})" if effect.get("memo") else text
 
 

@@ -30,6 +30,7 @@ from ..rules.holdings import holdings
 from ..rules.lobby import needs_opening_roll
 from ..rules.mortgages import lift_cost
 from ..rules.networth import net_worth
+from ..rules.outcomes import card_outcome
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook, tradeable
 from ..rules.undo import Entry, may_take_back
@@ -199,12 +200,13 @@ class Screen:
         state, pending = self.state, self.state.pending
         if not pending or pending["kind"] != "draw":
             return {"deck_cards": []}
-        position = state.player(pending["player"]).position
+        drawer, name = pending["player"], pending["deck"]
         groups: dict[str, list] = {group: [] for group in CARD_GROUPS.values()}
-        for c in deck(state, pending["deck"]):
+        for c in deck(state, name):
+            held = holder(state, c["id"])  # a card in a hand is not drawn: nothing to tell
+            does = None if held else card_effects.outcome(state, card_outcome(state, drawer, name, c["id"]))
             groups[CARD_GROUPS[c["effect"]["kind"]]].append(
-                {"id": c["id"], "words": card_text(state, c), "does": card_effects.outcome(state, position, c["effect"]),
-                 "holder": holder(state, c["id"])})
+                {"id": c["id"], "words": card_text(state, c), "does": does, "holder": held})
         return {"deck_cards": [(group, cards) for group, cards in groups.items() if cards]}
 
     @cached_property

@@ -2,6 +2,7 @@
 device picked before (a cookie), else its browser's Accept-Language. The API uses the same
 choice, so a client gets its messages by sending Accept-Language."""
 
+import re
 from urllib.parse import urlencode, urlsplit
 
 from datetime import datetime
@@ -42,21 +43,55 @@ def catalog() -> NullTranslations:
     return found
 
 
+# French « de » and « que » before a value filled in: elided before a vowel or a mute h, as the
+# language wants (« Carte d'Hugo », « Ce qu'Ann devait »), which a translation cannot write itself,
+# not knowing the name. A y before a vowel is a consonant (« de Yann », « d'Yves »).
+_ELIDABLE = re.compile(r"(?<![\w'’])([Dd]e|[Qq]ue) (?=%\((\w+)\)[sd]|\{(\w+)\})")
+_TAGS = re.compile(r"^(?:<[^>]*>)+")
+_VOWEL_SOUND = re.compile(r"[aeiouhàâäéèêëîïôöùûüœæ]|y[^aeiouyàâéèêîôû]", re.IGNORECASE)
+
+
+def elide(text: str, values: dict) -> str:
+    """A French sentence to be filled with `values`, its « de » and « que » elided before those of
+    them that start with a vowel sound: « Carte de %(name)s » for Hugo is « Carte d'%(name)s »."""
+    def one(found: re.Match) -> str:
+        value = _TAGS.sub("", str(values.get(found.group(2) or found.group(3), "")))  # a name in <strong>
+        return found.group(1)[:-1] + "'" if _VOWEL_SOUND.match(value) else found.group(0)
+
+    return _ELIDABLE.sub(one, text)
+
+
+class _French(str):
+    """A French sentence that narrate.py and the refusals fill with str.format: filled, it elides."""
+
+    def format(self, *args, **values) -> str:
+        return str.format(elide(self, values), *args, **values)
+
+
+def _french() -> bool:
+    return getattr(locale(), "language", None) == "fr"
+
+
 def gettext(string: str, **variables) -> str:
-    """flask_babel.gettext, through the catalog kept here."""
+    """flask_babel.gettext, through the catalog kept here (French elides where it is filled)."""
     text = catalog().ugettext(string)
+    if _french():
+        return elide(text, variables) % variables if variables else _French(text)
     return text % variables if variables else text
 
 
 def ngettext(singular: str, plural: str, num: int, **variables) -> str:
     """flask_babel.ngettext, through the catalog kept here."""
     variables.setdefault("num", num)
-    return catalog().ungettext(singular, plural, num) % variables
+    text = catalog().ungettext(singular, plural, num)
+    return (elide(text, variables) if _french() else text) % variables
 
 
 def _filled(context, text: str, variables: dict) -> str:
     """A template's sentence as Jinja's new-style gettext makes it: markup when the template
-    escapes, then its %(name)s filled (which also turns %% into %)."""
+    escapes, then its %(name)s filled (which also turns %% into %), French elided."""
+    if variables and _french():
+        text = elide(text, variables)
     if context.eval_ctx.autoescape:
         text = Markup(text)
     return text % variables if "%" in text else text

@@ -19,8 +19,9 @@ from .seats import visit
 # home page's forms and the API's share one count.
 CREATE = "10 per minute;100 per day"
 CREATING = ("home.create", "api.create", "home.bring_back", "api.bring_back")
-# A table's phones join within a minute or two; on a hosted server a whole club may share an address.
-JOIN = "60 per minute"
+# A table's phones join within a minute or two; on a hosted server a whole club may share an address,
+# its ten tables of eight joining at once: the join page, the rejoin codes and the API share one count.
+JOIN = "120 per minute"
 JOINING = ("join.submit", "join.take", "api.join")
 # Unknown codes (a mistyped code, a stale rejoin code, a wrong TV key): a few typos are fine, a
 # search is not.
@@ -37,8 +38,9 @@ def init_app(app: Flask) -> None:
     creating = limiter.shared_limit(CREATE, scope="create", override_defaults=False)
     for name in CREATING:
         app.view_functions[name] = creating(app.view_functions[name])
+    joining = limiter.shared_limit(JOIN, scope="join", override_defaults=False)
     for name in JOINING:
-        app.view_functions[name] = limiter.limit(JOIN, override_defaults=False)(app.view_functions[name])
+        app.view_functions[name] = joining(app.view_functions[name])
     unknown = limiter.shared_limit(UNKNOWN, scope="unknown-code", exempt_when=_in_its_own_game(limiter),
                                    deduct_when=lambda response: response.status_code == 404)
     for blueprint in GUESSED:

@@ -127,7 +127,9 @@ REASONS = {
     "trade": lambda p: _("{from} gave {to} {amount} in a trade.").format(**p),
     "card": lambda p: _("{from} paid {to} {amount} (card).").format(**p),
     "card_for": lambda p: _("The bank paid {to} {amount} for {drawer}, who now owes it to the bank.").format(**p),
-    "repairs": lambda p: _("{from} paid {amount} for repairs ({houses} houses, {hotels} hotels).").format(**p),
+    "repairs": lambda p: _("{from} paid {amount} for repairs ({houses}, {hotels}).").format(
+        **{**p, "houses": ngettext("%(num)s house", "%(num)s houses", p["houses"]),
+           "hotels": ngettext("%(num)s hotel", "%(num)s hotels", p["hotels"])}),
     "bankruptcy": lambda p: _("{from}'s last {amount} goes to {to}.").format(**p),
     "seed": lambda p: _("The banker put {amount} into the Free Parking pot.").format(**p),
     "claim": lambda p: _("{from} paid the bank the {amount} jail fine to take the bankrupt's deeds.").format(**p),

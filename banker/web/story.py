@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from functools import cache
 
 from flask import current_app, render_template
-from flask_babel import format_timedelta, gettext as _
+from flask_babel import format_timedelta
 from markupsafe import Markup
 
 from .. import store
@@ -29,7 +29,7 @@ from ..rules.state import GameState
 from . import story_drawings as drawings
 from .chart import worth_chart
 from .ledger import LruCache
-from .languages import locale
+from .languages import gettext as _, locale
 from .names import square_name, square_names
 from .narrate import GROUP_NAMES, Translated
 

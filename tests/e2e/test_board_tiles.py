@@ -32,8 +32,9 @@ MORTGAGED = (3, 5)                  # seat, deed
 TOKENS = [1, 9, 34, 34, 34, 23, 15, 26]
 
 # For every tile: its name's box, the words of the name with the lines each is on, and the boxes of
-# the owner's badge, the mortgage mark and the pawns. A word is a run of characters that are neither
-# spaces, hyphens nor Japanese (kana, kanji and the prolonged sound mark).
+# the owner's badge and the pawns (a mortgaged tile's stripes lie under everything, its name too). A
+# word is a run of characters that are neither spaces, hyphens nor Japanese (kana, kanji and the
+# prolonged sound mark).
 MEASURE = r"""() => [...document.querySelectorAll('#board .sq')].map((tile) => {
   const name = tile.querySelector('.sq-name');
   const box = (e) => {
@@ -55,7 +56,7 @@ MEASURE = r"""() => [...document.querySelectorAll('#board .sq')].map((tile) => {
           font: parseFloat(getComputedStyle(name).fontSize),
           scroll: {width: name.scrollWidth, height: name.scrollHeight,
                    client_width: name.clientWidth, client_height: name.clientHeight},
-          words, covers: [...tile.querySelectorAll('.owner, .pawn, .mortgage-mark')]
+          words, covers: [...tile.querySelectorAll('.owner, .pawn')]
             .map((e) => ({what: e.className, box: box(e)}))};
 })"""
 MIN_FONT = 8  # px: the smallest name the laptop shows

@@ -21,6 +21,7 @@ from babel.support import Translations
 from playwright.sync_api import Page, expect
 
 from banker.rules.cards import printing_decks
+from banker.web.languages import elide
 
 from .conftest import DESKTOP, LIVE, NARROW, PHONE, axe_violations, check_phone_layout
 
@@ -48,11 +49,16 @@ class Catalog:
             self._catalog = Translations(compiled)
 
     def __call__(self, msgid: str, **values) -> str:
-        text = self._catalog.gettext(msgid)
+        text = self._filled(msgid, values)
         return text % values if values else text
 
     def brace(self, msgid: str, **values) -> str:
-        return self._catalog.gettext(msgid).format(**values)
+        return self._filled(msgid, values).format(**values)
+
+    def _filled(self, msgid: str, values: dict) -> str:
+        """The translation as the app fills it: French elides « de » before a vowel (« propriété d'Ann »)."""
+        text = self._catalog.gettext(msgid)
+        return elide(text, values) if self.language == "fr" else text
 
     def translated(self, msgid: str, **values) -> str:
         """Words the test relies on to tell the language apart: they must differ from the English."""

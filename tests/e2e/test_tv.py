@@ -117,7 +117,12 @@ def test_the_tv_shows_the_game_across_the_room(contexts, server, artifacts):
     ann.locator("#turn").get_by_role("button", name="Buy for $60").tap()
     expect(tv.locator('#board [data-square="3"] .owner')).to_have_attribute("title", "owned by Ann", timeout=LIVE)
     expect(tv.locator("#tv-news li").first).to_have_text("Ann bought Baltic Avenue for $60.")
+    # The standings turn every 8 s of the page's clock, which flows as time does: it stands still
+    # while they are read (a loaded machine took nearly 8 s to come this far), on cash.
+    tv.clock.pause_at(tv.evaluate("Date.now()") + 1)
     cash = tv.locator('[data-ranking="cash"]')
+    if not cash.is_visible():
+        tv.clock.fast_forward(8_000)
     expect(cash).to_be_visible()
     expect(cash.locator("tr").first).to_contain_text("Bob")  # $1,500 against Ann's $1,440
     # Which measure is shown is a heading as large as the sums under it, and it changes with them.
@@ -131,6 +136,7 @@ def test_the_tv_shows_the_game_across_the_room(contexts, server, artifacts):
     expect(cash).to_be_hidden()
     expect(measure).to_have_text("Net worth")
     expect(worth.locator('tr[data-player="1"] .cash')).to_have_text("$1,500")
+    tv.clock.resume()
     # Readable from a sofa: the newest event and whose turn in large type; the board's names, and
     # its owners' badges, large enough for the far side of the room.
     assert font_size(tv.locator("#tv-news li").first) >= 36
@@ -203,7 +209,8 @@ def test_eight_players_and_an_auction_still_fit(contexts, server, artifacts):
     act("banker", type="move", player=1, square=39)
     act(1, type="roll", dice=[1, 1]), act(1, type="buy"), act(1, type="roll", dice=[1, 1]), act(1, type="buy")
     act(1, type="set_buildings", levels={"1": 4, "3": 4})  # Mediterranean and Baltic Avenues, 4 houses each
-    act(1, type="roll", dice=[2, 4]), act(1, type="buy"), act(1, type="end_turn")  # Connecticut Avenue
+    act(1, type="roll", dice=[2, 4]), act(1, type="buy")  # Connecticut Avenue, where Anna stays
+    act(1, type="mortgage", square=9), act(1, type="end_turn")
     act(2, type="roll", dice=[2, 3]), act(2, type="buy"), act(2, type="end_turn")  # Bob buys Reading Railroad
     # Two tokens on Baltic Avenue (Anna's, four houses), put there by the banker.
     act("banker", type="move", player=3, square=3), act("banker", type="move", player=4, square=3)
@@ -221,7 +228,18 @@ def test_eight_players_and_an_auction_still_fit(contexts, server, artifacts):
     bankrupt = ("Bob is bankrupt; everything goes to the bank. Bob's last $1,300 goes to the bank. "
                 "Reading Railroad is up for auction.")
     assert newest_shown(tv) == bankrupt
-    assert tokens_shown(tv) == {"3": ["C", "D"], "0": ["E", "F", "G", "H"], "9": ["A"]}
+    # Each token is its picture, drawn (its piece found in the page), named by its player and token.
+    assert tokens_shown(tv) == {
+        "3": ["Chloé (Top hat)", "Dmitri (Ship)"], "9": ["Anna (Car)"],
+        "0": ["Eleonora (Cat)", "Fabrice (Iron)", "Gwendolyn (Thimble)", "Hiroshi (Wheelbarrow)"]}
+    assert tv.evaluate(UNDRAWN) == []
+    # Anna's mortgaged deed is striped under her pawn, which shows over the stripes; the legend,
+    # under the bank's supply, says what they mean.
+    mortgaged = tv.locator('#board [data-square="9"]')
+    expect(mortgaged.locator('.mortgage-mark[role="img"][aria-label="mortgaged"]')).to_be_visible()
+    assert mortgaged.locator(".pawn").evaluate(SHOWN) and mortgaged.locator(".owner").evaluate(SHOWN)
+    expect(tv.locator("#board .board-legend")).to_have_text("Mortgaged: no rent")
+    expect(tv.locator("#board .board-legend .mortgage-mark")).to_be_visible()
     built = tv.locator('#board [data-square="3"] .built')
     expect(built).to_have_text("4")
     assert font_size(built) >= NAMES * .8
@@ -269,7 +287,7 @@ def title_shown(tv) -> bool:
     return title["x"] + title["width"] <= news["x"] + news["width"]
 
 
-# Each square's pawns (by their letters) that show whole, inside their square and over no other.
+# Each square's pawns that show whole, inside their square and over no other, by their pictures' names.
 PAWNS = """() => Object.fromEntries([...document.querySelectorAll('#board .sq:has(.pawn)')].map((sq) => {
   const s = sq.getBoundingClientRect(), pawns = [...sq.querySelectorAll('.pawn')];
   const boxes = pawns.map((p) => p.getBoundingClientRect());
@@ -278,8 +296,15 @@ PAWNS = """() => Object.fromEntries([...document.querySelectorAll('#board .sq:ha
     const r = boxes[i];
     return r.width > 0 && r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom
       && boxes.every((o, j) => j === i || apart(r, o));
-  }).map((p) => p.textContent.trim())];
+  }).map((p) => p.querySelector('svg.token').getAttribute('aria-label'))];
 }))"""
+# The token pictures on the screen whose piece is not drawn (its drawing missing from the page).
+UNDRAWN = """() => [...document.querySelectorAll('svg.token')].filter((svg) => svg.checkVisibility())
+  .map((svg) => svg.querySelector('use')).filter((use) => !use.getBBox().width)
+  .map((use) => use.getAttribute('href'))"""
+# Whether an element is what a tap at its middle reaches: drawn over anything else there.
+SHOWN = """(e) => { const r = e.getBoundingClientRect();
+  return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"""
 
 
 def tokens_shown(tv) -> dict:

@@ -223,6 +223,13 @@ def test_without_four_houses_in_the_bank_the_hotels_sell_outright(brown):
     assert supply(state) == (3, HOTELS)
 
 
+def test_a_house_the_bank_does_not_have_is_refused_in_words_that_count_it(brown):
+    state = bob_uses_houses(brown, 32)
+    error = refusal(state, ANN, "set_buildings", RuleError, levels={"1": 1, "3": 0})
+    assert (error.code, error.params["need"], error.params["count"]) == ("no_houses", 1, 0)
+    assert str(error) == "That needs a house from the bank, which has none."
+
+
 def test_without_four_houses_in_the_bank_the_group_sells_down_as_far_as_the_supply_allows(brown):
     state = bob_uses_houses(set_buildings(brown, ANN, {1: 5, 3: 5}), 29)
     error = refusal(state, ANN, "set_buildings", RuleError, levels={"1": 2, "3": 2})

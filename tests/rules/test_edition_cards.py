@@ -8,11 +8,13 @@ The boards all have the US numbers: Belleville / Old Kent Road / Campo Grande (1
 rents 2 (4 with Rue Lecourbe, 3, in the same hands); a station rents 25, 50, 100 or 200.
 """
 
+import re
+
 import pytest
 
 from banker.rules import ActionError, NotAllowed, RuleError, Settings, legal_actions
 from banker.rules.board import PRINTINGS, load_board
-from banker.rules.cards import _apply, deck, printing, printing_decks
+from banker.rules.cards import apply_effect, deck, printing, printing_decks
 from banker.rules.state import GameState
 
 from . import (
@@ -87,6 +89,40 @@ def test_each_printing_has_sixteen_and_sixteen_cards_with_unique_ids_and_known_e
             assert c["effect"]["deck"] in ("chance", "chest")
 
 
+# A square's name as a card prints it where that is shorter than the board's: the classic French
+# Community Chest card says « Retournez à Belleville ».
+PRINTED_SHORT = {("fr", 1): "Belleville"}
+# A square's name on the boards whose cards print their own words, by the word that begins or ends
+# it ("Rua ...", "... Station"): a card text holding one names a square, and it must be its board's.
+STREET_WORDS = re.compile(r"\b(?:Av\.|Avenida|Avenue|Boulevard|Estação|Gare|Praça|Rua|Rue) \S"
+                          r"|\b[A-Z][\w']* (?:Road|Square|Station|Street)\b|通り|プレース")
+
+
+def _without_city(name: str) -> str:
+    """"Rossio (Lisboa)" → "Rossio": a card may leave out the city the board adds."""
+    return re.sub(r"\s*\([^)]*\)$", "", name)
+
+
+@pytest.mark.parametrize("name", [n for n in PRINTINGS if not n.startswith("us_")])
+def test_every_card_names_its_boards_squares_as_the_board_names_them(name):
+    """The printed words of a card that sends the token to a square name that square as its board
+    does (the Portuguese cards once named Av. Central, a square of another board, for Avenida dos
+    Combatentes); and no card names a square its board does not have."""
+    board = load_board(BOARD_OF[name])
+    names = {s.index: s.name for s in board.squares}
+    known = sorted({*names.values(), *map(_without_city, names.values()), *PRINTED_SHORT.values()}, key=len,
+                   reverse=True)
+    for c in (c for cards in printing_decks(name).values() for c in cards):
+        text, square = c["text"].casefold(), c["effect"].get("square")
+        if square is not None:
+            said = PRINTED_SHORT.get((board.edition, square), _without_city(names[square]))
+            assert said.casefold() in text, f"{c['id']} names {square} otherwise than {names[square]!r}: {c['text']}"
+        rest = c["text"]
+        for known_name in known:
+            rest = re.sub(re.escape(known_name), " ", rest, flags=re.IGNORECASE)
+        assert not STREET_WORDS.search(rest), f"{c['id']} names a square {board.edition!r} does not have: {c['text']}"
+
+
 # Go back to a square: backwards, no GO salary, then an ordinary landing
 
 
@@ -147,7 +183,7 @@ def test_going_back_behind_go_pays_no_salary_either():
     """A square ahead of the token is reached backwards too, through GO, and GO pays nothing."""
     state = drawing(7)
     effects = []
-    _apply(state, state.player(ANN), {"kind": "go_back_to", "square": 39}, "test", effects)
+    apply_effect(state, state.player(ANN), {"kind": "go_back_to", "square": 39}, "test", effects)
     assert state.player(ANN).position == 39 and transfers(effects) == []
     assert state.pending == {"kind": "buy", "player": ANN, "square": 39}
 
@@ -297,7 +333,7 @@ def test_the_nearest_station_past_go_pays_the_salary():
     """No Community Chest square lies past the last station; from Chance 36 the nearest is 5."""
     state = owning(drawing(36), BOB, 5)
     effects = []
-    _apply(state, state.player(ANN), {"kind": "move_to_nearest", "type": "railroad"}, "test", effects)
+    apply_effect(state, state.player(ANN), {"kind": "move_to_nearest", "type": "railroad"}, "test", effects)
     assert state.player(ANN).position == 5
     assert transfers(effects) == [("bank", ANN, 200, "salary"), (ANN, BOB, 25, "rent")]
     assert cash(state, ANN) == 1500 + 200 - 25
@@ -307,7 +343,7 @@ def test_the_nearest_utility_charges_the_ordinary_rent_on_the_roll_that_came_her
     """Ann rolled 1 + 2 to Chance 22; Bob holds the Water Works (28) alone: 4 times 3."""
     state = owning(drawing(22), BOB, 28)
     effects = []
-    _apply(state, state.player(ANN), {"kind": "move_to_nearest", "type": "utility"}, "test", effects)
+    apply_effect(state, state.player(ANN), {"kind": "move_to_nearest", "type": "utility"}, "test", effects)
     assert state.player(ANN).position == 28 and transfers(effects) == [(ANN, BOB, 12, "rent")]
 
 

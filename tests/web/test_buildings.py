@@ -117,7 +117,7 @@ def test_the_host_board_shows_houses_hotels_and_mortgages(game, host, stranger):
 
 @pytest.mark.parametrize("lang, houses, hotels, says", [
     ("en", 1, 0, "Bank: 1 house and 0 hotels left"),
-    ("fr", 1, 0, "Banque : 1 maison et 0 hôtel disponibles"),      # French counts 0 as one (CLDR)
+    ("fr", 1, 0, "Banque\u00a0: 1 maison et 0 hôtel disponibles"),      # French counts 0 as one (CLDR)
     ("pt", 0, 1, "Banco: restam 0 casas e 1 hotel"),               # Portugal counts 0 as many (CLDR pt_PT)
     ("ja", 5, 1, "銀行の残り：家5軒、ホテル1軒"),
 ])

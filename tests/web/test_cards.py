@@ -207,6 +207,28 @@ def test_what_the_new_kinds_of_card_do_is_said_from_where_the_drawer_stands(clie
     assert does["ch_rue_de_la_paix"] == "→ Rue de la Paix"
 
 
+@pytest.mark.parametrize("rules, to_go, passing_go", [
+    ({"go_salary": 400}, "→ GO, +$400", "+$400"),
+    ({"go_exact_bonus": True}, "→ GO, +$400", "+$200"),  # double on GO itself, plain for passing it
+])
+def test_the_picker_tells_the_salary_the_rules_pay_under_house_rules(client, phone, rules, to_go, passing_go):
+    game = play(new_game(client, rules=rules), TO_CHANCE)
+    does = {c[0]: c[4] for c in picker(phone(game, 1).page())}
+    assert does["ch_advance_go"] == to_go
+    assert does["ch_trip_reading"] == f"→ Reading Railroad, {passing_go} for passing GO"
+    assert does["ch_advance_illinois"] == "→ Illinois Avenue"
+
+
+def test_the_picker_tells_what_repairs_cost_the_drawer_with_their_buildings(game, phone):
+    play(game, ("banker", {"type": "bank_pay", "player": 1, "amount": 5000}),
+         ("banker", {"type": "move", "player": 1, "square": 35}), (1, {"type": "roll", "dice": [1, 1]}),
+         (1, {"type": "buy"}), (1, {"type": "roll", "dice": [1, 1]}), (1, {"type": "buy"}),
+         (1, {"type": "set_buildings", "levels": {"37": 2, "39": 1}}),
+         (1, {"type": "roll", "dice": [3, 5]}))  # from Boardwalk (39) to Chance (7), past GO
+    does = {c[0]: c[4] for c in picker(phone(game, 1).page())}
+    assert does["ch_general_repairs"] == "−$75 (−$25 a house, −$100 a hotel)"
+
+
 # Another card: one the app does not know, said by what it does
 
 

@@ -14,7 +14,7 @@ from .games import BROWN, new_game, page_form, page_forms, play
 # Cy goes bankrupt to Bob, who then has $3,000.
 EVENING = (*BROWN, (1, {"type": "build", "square": 3}), (3, {"type": "pay", "to": 2, "amount": 2000}),
            (3, {"type": "bankrupt"}))
-ROW = re.compile(r'<tr data-player="(\d+)"( class="out")?>\s*<td>(\w+)</td>\s*<td>.*?</span> (\w+)</td>\s*'
+ROW = re.compile(r'<tr data-player="(\d+)"( class="out")?>\s*<td>(\w+)</td>\s*<td>.*?</svg> (\w+)</td>\s*'
                  r'<td data-label="Cash">(.*?)</td><td data-label="Deeds">(.*?)</td><td data-label="Buildings">(.*?)</td>\s*'
                  r'<td class="total">(.*?)</td>', re.S)
 POLYLINE = re.compile(r'<polyline data-player="(\d+)"[^>]* points="([^"]+)"/>')

@@ -75,12 +75,14 @@ def test_the_api_and_the_home_page_share_one_limit_on_creating_and_importing_gam
     assert told_when(client.post("/api/games", json={}))
 
 
-def test_joining_is_limited_per_address(limited):
+def test_joining_is_limited_per_address_across_the_join_page_and_the_api(limited):
     client = limited.test_client()
     code = client.post("/api/games", json={}).get_json()["code"]
-    answers = [client.post(f"/api/games/{code}/players", json={"name": f"P{n}", "token": "hat"}) for n in range(61)]
-    assert answers[0].status_code == 201 and answers[59].status_code == 409  # the hat is taken
-    assert told_when(answers[60])
+    answers = [client.post(f"/api/games/{code}/players", json={"name": f"P{n}", "token": "hat"}) for n in range(120)]
+    assert answers[0].status_code == 201 and answers[119].status_code == 409  # the hat is taken
+    form = {"csrf_token": csrf_token(client, f"/j/{code}"), "name": "Late", "token": "car"}
+    assert told_when(client.post(f"/j/{code}", data=form))  # the page's count is the API's
+    assert told_when(client.post(f"/api/games/{code}/players", json={"name": "Later", "token": "dog"}))
 
 
 def test_trying_unknown_codes_is_limited_and_then_no_code_answers(limited):
