@@ -16,6 +16,7 @@ from banker import models
 from banker.models import db
 from banker.rules.cards import printing_decks
 from banker.store import undo
+from banker.web import books
 
 from ..apps import close, make_app
 from ..e2e.conftest import Server
@@ -288,6 +289,34 @@ def test_the_ledger_csv_of_a_short_game(client):
     assert rows[0][0] == "Time"
     # The purchase, the rent and the bank's payment: the times of events 5, 7 and 10, to the second.
     assert [datetime.fromisoformat(row[0]) for row in rows[1:]] == [times[5], times[7], times[10]]
+
+
+# Names a spreadsheet would run as formulas (issue 33's probe), one per dangerous first character
+# that a name can have (the rules strip a name's tabs and line ends).
+FORMULAS = ["=1+1", "+cmd|' /C calc'!A0", "-2+3", "@SUM(1)"]
+
+
+def test_the_ledger_csv_writes_names_that_look_like_formulas_as_text(client):
+    game = new_game(client, players=0, start=False)
+    seats = [game.join(name, token) for name, token in zip(FORMULAS, ("hat", "car", "dog", "iron"))]
+    game.ok("banker", type="start", order=seats)
+    for payer, memo in zip(seats, ("=A1", "+1", "-1", "@A1")):
+        game.ok(payer, type="pay", to=seats[(payer % len(seats))], amount=7, memo=memo)
+    game.ok("banker", type="bank_charge", player=seats[0], amount=3, memo="=1")
+    response = client.get(f"/api/games/{game.code}/ledger.csv", headers=bearer(game.banker))
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True).lstrip("\ufeff"))))
+    quoted = ["'" + name for name in FORMULAS]
+    assert [row[1:] for row in rows[1:]] == [
+        [quoted[0], quoted[1], "7", "Payment (=A1)"], [quoted[1], quoted[2], "7", "Payment (+1)"],
+        [quoted[2], quoted[3], "7", "Payment (-1)"], [quoted[3], quoted[0], "7", "Payment (@A1)"],
+        [quoted[0], "the bank", "3", "Charged by the bank (=1)"]]
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_every_text_cell_that_starts_like_a_formula_gets_a_quote_and_numbers_stay_numbers(start):
+    assert books.cell(start + "SUM(A1)") == "'" + start + "SUM(A1)"
+    assert books.cell("Ann" + start) == "Ann" + start
+    assert books.cell(25) == 25 and books.cell(-25) == -25
 
 
 def test_a_real_server_lets_a_game_file_past_a_megabyte_through_to_the_import_only(database):
