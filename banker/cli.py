@@ -1,5 +1,5 @@
 """The `banker` command: serve the app on the local network and show how phones reach it.
-`banker purge --older-than 30d` deletes the games nobody has played for that long."""
+`banker purge --older-than 30d` deletes the ended games nobody has played for that long."""
 
 import argparse
 import logging
@@ -16,6 +16,7 @@ from waitress.server import create_server
 from . import create_app, door, purge, qr
 from .lan import local_only, server_url
 from .models import db
+from .rules.errors import N_
 from .web import HTMX_CDN_HOST
 from .web.languages import LANGUAGES, LOCALES
 
@@ -99,23 +100,55 @@ def main(argv: list[str] | None = None) -> None:
     server.run()
 
 
+# A game's status as `banker purge --dry-run` lists it.
+STATUSES = {"lobby": N_("not started"), "playing": N_("being played"), "ended": N_("ended")}
+
+
 def purge_games(argv: list[str]) -> None:
-    """`banker purge --older-than AGE`: delete the ended and abandoned games (see purge.py) of the
-    database `banker` serves, and say how many went."""
+    """`banker purge --older-than AGE [--unfinished] [--dry-run]`: delete the old games (see purge.py)
+    of the database `banker` serves, or only list them, and say how many."""
     parser = argparse.ArgumentParser(
-        prog="banker purge", description="Delete the games nobody has played for a while: ended or abandoned, "
-        "with their history, seats and rejoin codes.")
+        prog="banker purge", description="Delete the ended games nobody has touched for a while, with their "
+        "history, seats and rejoin codes (and the games not ended too, if asked).")
     parser.add_argument("--older-than", required=True, type=_age, metavar="AGE",
-                        help="how long without a move: 30d (days), 12h (hours) or 90m (minutes)")
+                        help="how long without a move: 30d (days), 12h (hours) or 90min (minutes)")
+    parser.add_argument("--unfinished", action="store_true",
+                        help="also delete the games not ended (abandoned, or never started) as old")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="list the games it would delete (code, status, last activity) and delete nothing")
     args = parser.parse_args(argv)
+    age = purge.parse_age(args.older_than)
     app = create_app()
     with app.app_context(), force_locale(LOCALES[terminal_language()]):
-        deleted = purge.purge(purge.parse_age(args.older_than))
+        if args.dry_run:
+            going = purge.would_go(age, args.unfinished)
+            for game in going:
+                print(f"{game.code}  {_(STATUSES.get(game.status, game.status))}  {game.last:%Y-%m-%d %H:%M} UTC")
+        kept = 0 if args.unfinished else purge.unfinished_kept(age)
+        count = len(going) if args.dry_run else purge.purge(age, args.unfinished)
         app.extensions["banker.notifier"].close()
         db.engine.dispose()
-        print(ngettext("Deleted %(num)s game not played for %(age)s or more (ended or abandoned).",
-                       "Deleted %(num)s games not played for %(age)s or more (ended or abandoned).",
-                       deleted, age=args.older_than))
+        print(_purged(count, args.older_than, args.unfinished, args.dry_run))
+        if kept:
+            print(ngettext("%(num)s game not ended is as old and stays: add --unfinished to delete it too.",
+                           "%(num)s games not ended are as old and stay: add --unfinished to delete them too.", kept))
+
+
+def _purged(count: int, age: str, unfinished: bool, dry_run: bool) -> str:
+    """What `banker purge` did, or would do (a dry run), in one sentence."""
+    if dry_run and unfinished:
+        return ngettext("Would delete %(num)s game not played for %(age)s or more, ended or not (a dry run: "
+                        "nothing was deleted).", "Would delete %(num)s games not played for %(age)s or more, ended "
+                        "or not (a dry run: nothing was deleted).", count, age=age)
+    if dry_run:
+        return ngettext("Would delete %(num)s ended game not played for %(age)s or more (a dry run: nothing was "
+                        "deleted).", "Would delete %(num)s ended games not played for %(age)s or more (a dry run: "
+                        "nothing was deleted).", count, age=age)
+    if unfinished:
+        return ngettext("Deleted %(num)s game not played for %(age)s or more, ended or not.",
+                        "Deleted %(num)s games not played for %(age)s or more, ended or not.", count, age=age)
+    return ngettext("Deleted %(num)s ended game not played for %(age)s or more.",
+                    "Deleted %(num)s ended games not played for %(age)s or more.", count, age=age)
 
 
 def _age(text: str) -> str:

@@ -5,12 +5,17 @@ through the rules into a new game on another laptop, which then goes on from the
 An archive is trusted for nothing: `bring_back` replays each event through the rules as the store
 would have applied it (undos too, from the same checkpoints), and refuses the whole file at its
 first event that does not give what the file says it gave. Nothing is written until every event has
-replayed, and then all of it in one transaction."""
+replayed, and then all of it in one transaction.
+
+Nor are its times: the events keep the times they were played at (the history tells them), but
+none may be later than this computer's clock (past CLOCK_SLACK, for two laptops' clocks that
+disagree a little), and the new game is created at its import, whatever the file says, so that an
+old purge (purge.py) counts its age from there."""
 
 import json
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
@@ -35,6 +40,9 @@ VERSION = 1
 PAGE = 500
 # An event's fields in an archive, all of them required.
 FIELDS = ("seq", "time", "actor", "type", "action", "effects", "undone")
+# How far ahead of this computer's clock a time in a file may be: the laptop that exported it may run
+# a little fast. A file dated further ahead is refused.
+CLOCK_SLACK = timedelta(minutes=10)
 # The words JSON spells out (Python's reader takes the last three too): a file that ends inside
 # one ends in the middle of a value.
 WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
@@ -139,19 +147,25 @@ def bring_back(archive, browser: Browser | None = None) -> tuple[Game, str]:
     if created is None or not isinstance(listed, list):
         raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
     replayed = Replay(edition, settings)
+    if created > replayed.latest:
+        raise BadArchive("archive_in_the_future", N_("This file is dated {time}, later than this computer's clock: "
+                                                     "check the date of the laptop that exported it, and of this one."),
+                         time=_told(created))
     for seq, event in enumerate(listed, 1):
         replayed.event(seq, event)
     replayed.check_undone(listed)
-    return replayed.save(created, browser)
+    return replayed.save(browser)
 
 
 class Replay:
     """An archive's events applied one after another, as store.act and store/undo.py would have:
     the state, the checkpoints kept (every CHECKPOINT_EVERY versions and after each undo, those at
-    or after an undone event dropped), the events to write and the seats joined."""
+    or after an undone event dropped), the events to write and the seats joined. `latest` is the
+    latest time an event may have (this computer's clock, and CLOCK_SLACK)."""
 
     def __init__(self, edition: str, settings: Settings):
         self.edition, self.settings = edition, settings
+        self.latest = datetime.now(UTC) + CLOCK_SLACK
         self.state = new_game(edition, settings)
         self.checkpoints: dict[int, dict] = {}
         self.rows: list[dict] = []
@@ -173,6 +187,10 @@ class Replay:
         actor, action, time = _actor(event["actor"]), event["action"], _moment(event["time"])
         if actor is None or time is None or not isinstance(action, dict) or action.get("type") != event["type"]:
             raise ActionError("bad_fields", N_("its actor, time, type or action is not as the app writes them."))
+        if time > self.latest:
+            raise ActionError("in_the_future", N_("its time, {time}, is later than this computer's clock: check the "
+                                                  "date of the laptop that exported it, and of this one."),
+                              time=_told(time))
         if event["type"] == UNDO:
             state, effects = self._undo(seq, actor, action)
         else:
@@ -225,13 +243,14 @@ class Replay:
                 raise BadEvent(row["seq"], ActionError("undone_differs", N_(
                     "the file marks it undone, or not, unlike the undos that follow it.")), self.state)
 
-    def save(self, created: datetime, browser: Browser | None) -> tuple[Game, str]:
-        """Write the game as the store would have left it, in one transaction."""
+    def save(self, browser: Browser | None) -> tuple[Game, str]:
+        """Write the game as the store would have left it, in one transaction, created now: on this
+        computer it begins at its import, however old its events are."""
         banker_token = new_token()
         with writing():
             game = Game(code=_free_code(), banker_token_hash=token_hash(banker_token), edition=self.edition,
                         settings=vars(self.settings).copy(), state=self.state.to_dict(), version=len(self.rows),
-                        created_at=created)
+                        created_at=datetime.now(UTC))
             db.session.add(game)
             db.session.flush()
             if self.rows:
@@ -267,12 +286,17 @@ def _same(made, read) -> bool:
     return made == read or json.loads(json.dumps(made)) == read
 
 
+def _told(moment: datetime) -> str:
+    """A time in a refusal: UTC, to the minute."""
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
 def _moment(text) -> datetime | None:
     """A time as the archive writes it (ISO 8601 with its offset), in UTC; None for anything else."""
     if not isinstance(text, str) or len(text) > 40:
         return None
     try:
         moment = datetime.fromisoformat(text)
-    except ValueError:
+        return moment.astimezone(UTC) if moment.tzinfo is not None else None
+    except (ValueError, OverflowError):  # not a time; a time past the year 9999 in UTC
         return None
-    return moment.astimezone(UTC) if moment.tzinfo is not None else None

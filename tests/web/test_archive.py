@@ -7,7 +7,7 @@ import csv
 import http.client
 import io
 import json
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -144,6 +144,17 @@ def refusals(archive: dict) -> list[tuple[object, str, str]]:
         (text + "}", "not_an_archive", "This file is not a game exported by Tabletop Banker."),
         ({**archive, "events": archive["events"][:3] + archive["events"][4:]}, "bad_event",
          "Event 4 of the file does not replay: the events must be numbered 1, 2, 3"),
+        # Times to come: a purge would never take the game (the year 9999), or not a time at all
+        # once told in UTC (past the year 9999).
+        (edited(archive, 7, time="9999-12-31T23:59:00+00:00"), "bad_event",
+         "Event 7 of the file does not replay: its time, 9999-12-31 23:59 UTC, is later than this computer's clock"),
+        (edited(archive, 7, time=(datetime.now(UTC) + timedelta(minutes=11)).isoformat()), "bad_event",
+         "Event 7 of the file does not replay: its time, "),
+        (edited(archive, 7, time="9999-12-31T23:59:00-05:00"), "bad_event",
+         "Event 7 of the file does not replay: its actor, time, type or action is not as the app writes them."),
+        ({**archive, "created_at": "9999-01-01T00:00:00+00:00"}, "archive_in_the_future",
+         "This file is dated 9999-01-01 00:00 UTC, later than this computer's clock: check the date of the laptop "
+         "that exported it, and of this one."),
     ]
 
 
@@ -157,6 +168,9 @@ def test_a_file_that_does_not_replay_is_refused_by_its_first_bad_event_and_nothi
         assert error["code"] == code and error["message"].startswith(says), error
     assert games_count(app) == before
     assert imported(client, archive).status_code == 201  # the file as exported is fine
+    # A clock a few minutes fast on the laptop that exported it is no reason to refuse its file.
+    assert imported(client, edited(archive, 7, time=(datetime.now(UTC) + timedelta(minutes=5)).isoformat())
+                    ).status_code == 201
 
 
 def test_the_refusal_names_the_event_in_the_readers_language(client, archive):
