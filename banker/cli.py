@@ -30,12 +30,14 @@ def cdn_reachable(timeout: float = 1.5) -> bool:
         return False
 
 
-# waitress reads a whole body before the app sees it (past 512 KB into a temporary file): beyond
-# this it refuses at once (a plain 413), so nobody can make it take in 300 MB. Below it the app's own
-# MAX_CONTENT_LENGTH answers, in the API's JSON shape, or for a game file brought back (the one body
-# that may be bigger: a 5,000-event archive is 1.3 MB) IMPORT_MAX_BYTES; server_options takes the
-# larger of the two.
-BODY_LIMIT = 1024 * 1024
+def body_limit(app) -> int:
+    """The largest body waitress reads, twice the largest the app takes (a game file of IMPORT_MAX_BYTES
+    in the home page's form, whose other fields MAX_CONTENT_LENGTH bounds): waitress reads a whole body
+    (past 512 KB into a temporary file) before the app sees it, and refuses a larger one at once, in
+    plain text, so that nobody makes it take in 300 MB. Up to this, the app answers a body over its
+    own limits itself: the API's JSON `too_large`, the page's message."""
+    return 2 * (app.config["IMPORT_MAX_BYTES"] + app.config["MAX_CONTENT_LENGTH"])
+
 
 # What waitress keeps of one connection's answer before it starts a new buffer and lets the sent
 # one go. A live connection's answer never ends, and waitress's buffer keeps what it has already
@@ -51,13 +53,13 @@ def server_options(app) -> dict:
     room for each phone's second connection (its actions). poll() instead of select(), which
     cannot watch more than 1,024 sockets. It reads on from a connection while its request is served
     (`channel_request_lookahead`), so that a live page's hanging up is seen at once (live/stream.py).
-    Bodies are capped at BODY_LIMIT, or IMPORT_MAX_BYTES if larger (a game file brought back).
+    Bodies are capped at body_limit (twice a game file brought back).
     waitress drops the X-Forwarded-* headers unless PROXY_FIX says a proxy sets them (the app reads
     them: web/__init__.py). Each connection's output buffer is let go every OUTBUF_LIMIT bytes."""
     live = app.config["LIVE_CONNECTIONS"]
     return {"threads": live + 32, "connection_limit": 4 * live + 100, "asyncore_use_poll": True,
             "channel_request_lookahead": 1, "ident": "tabletop-banker",
-            "max_request_body_size": max(BODY_LIMIT, app.config.get("IMPORT_MAX_BYTES", 0)),
+            "max_request_body_size": body_limit(app),
             "outbuf_high_watermark": OUTBUF_LIMIT, "clear_untrusted_proxy_headers": not app.config.get("PROXY_FIX")}
 
 
