@@ -1,7 +1,7 @@
 """Game files brought back (POST /api/games/import, the home page's "Import a game") take turns.
 
-An import reads a file of up to IMPORT_MAX_BYTES, parses it whole and replays every event: a few
-seconds and some 60 MB of memory for a file of 8 MB. So one server process parses at most AT_ONCE
+An import reads a file of up to IMPORT_MAX_BYTES and replays every event (store/archive.py): seconds
+of work and some 35 MB of memory for a file of 8 MB. So one server process parses at most AT_ONCE
 files at a time, and one client address one of them; another import is refused at once (503 with
 Retry-After) before its body is read, rather than waiting with a thread held. When an import ends,
 accepted or refused, the memory it freed is handed back to the system: each of waitress's threads
