@@ -9,8 +9,8 @@ First one accepted import of the evening as it was exported, for the size the da
 Then the twenty at once, as one client address sends them (`banker` as it starts, with its rate
 limits), and as twenty addresses behind a proxy send them (`PROXY_FIX` and `X-Forwarded-For`).
 
-Run: .venv/bin/python benchmarks/imports.py [FILE]   (prints its figures; asserts nothing; about 3
-minutes). With FILE, the evening is read from it if it exists, else made and written there: the same
+Run: .venv/bin/python benchmarks/imports.py [FILE]   (prints its figures; asserts nothing; about a
+minute, and one to ten more to make the file). With FILE, the evening is read from it if it exists, else made and written there: the same
 file for a run before a change and after it.
 """
 

@@ -45,6 +45,7 @@ FIELDS = ("seq", "time", "actor", "type", "action", "effects", "undone")
 # How far ahead of this computer's clock a time in a file may be: the laptop that exported it may run
 # a little fast. A file dated further ahead is refused.
 CLOCK_SLACK = timedelta(minutes=10)
+# A file's JSON read one value at a time (read), with what JSON takes for whitespace between them.
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\n\r]*")
 # The words JSON spells out (Python's reader takes the last three too): a file that ends inside
