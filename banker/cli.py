@@ -128,6 +128,7 @@ def purge_games(argv: list[str]) -> None:
                 print(f"{game.code}  {_(STATUSES.get(game.status, game.status))}  {game.last:%Y-%m-%d %H:%M} UTC")
         kept = 0 if args.unfinished else purge.unfinished_kept(age)
         count = len(going) if args.dry_run else purge.purge(age, args.unfinished)
+        db.session.remove()  # the dry run's reads hold a connection, which dispose() would leave open
         app.extensions["banker.notifier"].close()
         db.engine.dispose()
         print(_purged(count, args.older_than, args.unfinished, args.dry_run))
