@@ -1,5 +1,5 @@
 """The `banker` command: serve the app on the local network and show how phones reach it.
-`banker purge --older-than 30d` deletes the games nobody has played for that long; `banker backup
+`banker purge --older-than 30d` deletes the ended games nobody has played for that long; `banker backup
 PATH` copies the database while it is served."""
 
 import argparse
@@ -22,6 +22,7 @@ from waitress.server import create_server
 from . import configured, create_app, door, purge, qr
 from .lan import local_only, server_url
 from .models import db
+from .rules.errors import N_
 from .web import HTMX_CDN_HOST, babel, operations
 from .web.languages import LANGUAGES, LOCALES
 
@@ -35,12 +36,14 @@ def cdn_reachable(timeout: float = 1.5) -> bool:
         return False
 
 
-# waitress reads a whole body before the app sees it (past 512 KB into a temporary file): beyond
-# this it refuses at once (a plain 413), so nobody can make it take in 300 MB. Below it the app's own
-# MAX_CONTENT_LENGTH answers, in the API's JSON shape, or for a game file brought back (the one body
-# that may be bigger: a 5,000-event archive is 1.3 MB) IMPORT_MAX_BYTES; server_options takes the
-# larger of the two.
-BODY_LIMIT = 1024 * 1024
+def body_limit(app) -> int:
+    """The largest body waitress reads, twice the largest the app takes (a game file of IMPORT_MAX_BYTES
+    in the home page's form, whose other fields MAX_CONTENT_LENGTH bounds): waitress reads a whole body
+    (past 512 KB into a temporary file) before the app sees it, and refuses a larger one at once, in
+    plain text, so that nobody makes it take in 300 MB. Up to this, the app answers a body over its
+    own limits itself: the API's JSON `too_large`, the page's message."""
+    return 2 * (app.config["IMPORT_MAX_BYTES"] + app.config["MAX_CONTENT_LENGTH"])
+
 
 # `banker`'s access log, in the instance folder (web/operations.py): the terminal keeps its banner.
 ACCESS_LOG_FILE = "access.log"
@@ -59,13 +62,13 @@ def server_options(app) -> dict:
     room for each phone's second connection (its actions). poll() instead of select(), which
     cannot watch more than 1,024 sockets. It reads on from a connection while its request is served
     (`channel_request_lookahead`), so that a live page's hanging up is seen at once (live/stream.py).
-    Bodies are capped at BODY_LIMIT, or IMPORT_MAX_BYTES if larger (a game file brought back).
+    Bodies are capped at body_limit (twice a game file brought back).
     waitress drops the X-Forwarded-* headers unless PROXY_FIX says a proxy sets them (the app reads
     them: web/__init__.py). Each connection's output buffer is let go every OUTBUF_LIMIT bytes."""
     live = app.config["LIVE_CONNECTIONS"]
     return {"threads": live + 32, "connection_limit": 4 * live + 100, "asyncore_use_poll": True,
             "channel_request_lookahead": 1, "ident": "tabletop-banker",
-            "max_request_body_size": max(BODY_LIMIT, app.config.get("IMPORT_MAX_BYTES", 0)),
+            "max_request_body_size": body_limit(app),
             "outbuf_high_watermark": OUTBUF_LIMIT, "clear_untrusted_proxy_headers": not app.config.get("PROXY_FIX")}
 
 
@@ -111,23 +114,56 @@ def main(argv: list[str] | None = None) -> None:
     server.run()
 
 
+# A game's status as `banker purge --dry-run` lists it.
+STATUSES = {"lobby": N_("not started"), "playing": N_("being played"), "ended": N_("ended")}
+
+
 def purge_games(argv: list[str]) -> None:
-    """`banker purge --older-than AGE`: delete the ended and abandoned games (see purge.py) of the
-    database `banker` serves, and say how many went."""
+    """`banker purge --older-than AGE [--unfinished] [--dry-run]`: delete the old games (see purge.py)
+    of the database `banker` serves, or only list them, and say how many."""
     parser = argparse.ArgumentParser(
-        prog="banker purge", description="Delete the games nobody has played for a while: ended or abandoned, "
-        "with their history, seats and rejoin codes.")
+        prog="banker purge", description="Delete the ended games nobody has touched for a while, with their "
+        "history, seats and rejoin codes (and the games not ended too, if asked).")
     parser.add_argument("--older-than", required=True, type=_age, metavar="AGE",
-                        help="how long without a move: 30d (days), 12h (hours) or 90m (minutes)")
+                        help="how long without a move: 30d (days), 12h (hours) or 90min (minutes)")
+    parser.add_argument("--unfinished", action="store_true",
+                        help="also delete the games not ended (abandoned, or never started) as old")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="list the games it would delete (code, status, last activity) and delete nothing")
     args = parser.parse_args(argv)
+    age = purge.parse_age(args.older_than)
     app = create_app()
     with app.app_context(), force_locale(LOCALES[terminal_language()]):
-        deleted = purge.purge(purge.parse_age(args.older_than))
+        if args.dry_run:
+            going = purge.would_go(age, args.unfinished)
+            for game in going:
+                print(f"{game.code}  {_(STATUSES.get(game.status, game.status))}  {game.last:%Y-%m-%d %H:%M} UTC")
+        kept = 0 if args.unfinished else purge.unfinished_kept(age)
+        count = len(going) if args.dry_run else purge.purge(age, args.unfinished)
+        db.session.remove()  # the dry run's reads hold a connection, which dispose() would leave open
         app.extensions["banker.notifier"].close()
         db.engine.dispose()
-        print(ngettext("Deleted %(num)s game not played for %(age)s or more (ended or abandoned).",
-                       "Deleted %(num)s games not played for %(age)s or more (ended or abandoned).",
-                       deleted, age=args.older_than))
+        print(_purged(count, args.older_than, args.unfinished, args.dry_run))
+        if kept:
+            print(ngettext("%(num)s game not ended is as old and stays: add --unfinished to delete it too.",
+                           "%(num)s games not ended are as old and stay: add --unfinished to delete them too.", kept))
+
+
+def _purged(count: int, age: str, unfinished: bool, dry_run: bool) -> str:
+    """What `banker purge` did, or would do (a dry run), in one sentence."""
+    if dry_run and unfinished:
+        return ngettext("Would delete %(num)s game not played for %(age)s or more, ended or not (a dry run: "
+                        "nothing was deleted).", "Would delete %(num)s games not played for %(age)s or more, ended "
+                        "or not (a dry run: nothing was deleted).", count, age=age)
+    if dry_run:
+        return ngettext("Would delete %(num)s ended game not played for %(age)s or more (a dry run: nothing was "
+                        "deleted).", "Would delete %(num)s ended games not played for %(age)s or more (a dry run: "
+                        "nothing was deleted).", count, age=age)
+    if unfinished:
+        return ngettext("Deleted %(num)s game not played for %(age)s or more, ended or not.",
+                        "Deleted %(num)s games not played for %(age)s or more, ended or not.", count, age=age)
+    return ngettext("Deleted %(num)s ended game not played for %(age)s or more.",
+                    "Deleted %(num)s ended games not played for %(age)s or more.", count, age=age)
 
 
 def backup_database(argv: list[str]) -> None:

@@ -179,7 +179,8 @@ def test_a_never_ending_answer_does_not_keep_what_it_already_sent():
             held.append(sum(kept(b) for c in channels for b in list(c.outbufs)))
             yield chunk
 
-    sized = server_options(SimpleNamespace(config={"LIVE_CONNECTIONS": 4}))
+    sized = server_options(SimpleNamespace(config={"LIVE_CONNECTIONS": 4, "IMPORT_MAX_BYTES": 1024,
+                                                   "MAX_CONTENT_LENGTH": 1024}))
     server = create_server(streaming, host="127.0.0.1", port=0, **sized)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

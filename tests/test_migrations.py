@@ -1,8 +1,11 @@
-"""The schema ships as migrations (banker/migrations/): every start brings the database to the newest
-revision, on a SQLite file and on a PostgreSQL database of its own. A database made before
+"""The schema ships as migrations (banker/migrations/): every start of a server brings the database to
+the newest revision, on a SQLite file and on a PostgreSQL database of its own. A database made before
 migrations (by `db.create_all()`) is taken as the first revision and keeps its games; an empty one
-gets exactly the models' schema; a database already there costs one query."""
+gets exactly the models' schema; a database already there costs one query. The `flask db` commands
+that look leave the database as it is."""
 
+import os
+import re
 import subprocess
 import sys
 import threading
@@ -23,6 +26,7 @@ from banker.rules import GameState
 from .web.games import new_game, play
 
 HEAD = migrations.head()
+BEHIND = migrations.scripts().get_revision(HEAD).down_revision
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -258,3 +262,48 @@ def test_the_flask_db_commands_downgrade_and_upgrade_by_hand(database, tmp_path)
 def test_the_first_revision_is_the_one_a_database_without_a_version_is_at():
     assert migrations.scripts().get_base() == migrations.FIRST
     assert migrations.scripts().get_heads() == [HEAD]
+
+
+def flask_db(uri: str, folder, *commands: list[str]) -> list[str]:
+    """`flask --app banker db <command>` as typed in a terminal, on the database `uri`, for each of
+    `commands` at once (each a process of its own): what each printed."""
+    env = {**os.environ, "DATABASE_URL": uri, "BANKER_INSTANCE": str(folder / "instance")}
+    running = [subprocess.Popen([sys.executable, "-m", "flask", "--app", "banker", "db", *words], cwd=ROOT, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for words in commands]
+    said = [process.communicate(timeout=60) for process in running]
+    assert [process.returncode for process in running] == [0] * len(commands), said
+    return [out for out, _ in said]
+
+
+def behind(uri: str, folder) -> None:
+    """The database one revision behind the head, as a server of the previous version left it."""
+    with running(uri, folder) as app:
+        result = app.test_cli_runner().invoke(args=["db", "downgrade", BEHIND])
+        assert result.exit_code == 0, result.output
+    assert versions(uri) == [BEHIND]
+
+
+def test_the_commands_that_look_leave_a_database_behind_where_it_is_and_upgrade_and_serving_bring_it_up(tmp_path):
+    """Only serving and `db upgrade` migrate: `db current` shows a database that is behind, and it
+    stays there after `db current` and `db history`."""
+    uri, served = f"sqlite:///{tmp_path / 'by_hand.sqlite'}", f"sqlite:///{tmp_path / 'served.sqlite'}"
+    behind(uri, tmp_path)
+    current, history = flask_db(uri, tmp_path, ["current"], ["history"])
+    assert current.split() == [BEHIND] and f"{BEHIND} -> {HEAD} (head)" in history
+    assert versions(uri) == [BEHIND]
+    flask_db(uri, tmp_path, ["upgrade"])
+    assert versions(uri) == [HEAD]
+
+    behind(served, tmp_path)
+    with running(served, tmp_path):  # create_app as `banker`, gunicorn or any WSGI server calls it
+        assert versions(served) == [HEAD]
+
+
+def test_the_examples_of_a_new_revision_name_the_next_free_one():
+    """`db migrate --rev-id` in docs/hosting.md and banker/migrations/__init__.py names a revision that
+    does not exist yet: the one after the head."""
+    free = f"{int(HEAD) + 1:04d}"
+    assert free not in {script.revision for script in migrations.scripts().walk_revisions()}
+    for path in (ROOT / "docs" / "hosting.md", migrations.DIRECTORY / "__init__.py"):
+        named = re.findall(r"--rev-id\s+(\S+)", path.read_text(encoding="utf-8"))
+        assert named and set(named) == {free}, path

@@ -1,15 +1,19 @@
 """The database's schema as Alembic migrations, run through Flask-Migrate (`flask --app banker db
-upgrade`), and the upgrade every start makes (create_app).
+upgrade`), and the upgrade every start of a server makes (create_app).
 
 A change to models.py ships as a new script in versions/ (`flask --app banker db migrate --rev-id
-0002 -m "what changed"`, then read and fix what it wrote); tests/test_migrations.py fails while the
-scripts and the models disagree. Revision 0001 is the schema `db.create_all()` made before
-migrations existed: a database with the tables and no recorded revision is at it.
+0003 -m "what changed"`: the next free number, then read and fix what it wrote); tests/test_migrations.py
+fails while the scripts and the models disagree. Revision 0001 is the schema `db.create_all()` made
+before migrations existed: a database with the tables and no recorded revision is at it.
 
 At start (`upgrade_at_start`) one query reads the recorded revision; at the head, that is all.
 Otherwise, under a lock (PostgreSQL: an advisory lock, so that processes starting together on one
 database take turns; SQLite: BEGIN IMMEDIATE), the revision is read again, a database made before
 migrations is stamped at 0001, and the scripts bring it to the head in one transaction.
+
+The `flask db` commands load the app too, and they do what they say and nothing more: under them the
+start upgrades nothing (`db current` shows a database that is behind as it is, `db upgrade 0002` stops
+there), but `db upgrade` first stamps a database made before migrations at 0001.
 """
 
 import threading
@@ -43,11 +47,35 @@ def head() -> str:
 
 
 def init_app(app, db) -> None:
-    """Register Flask-Migrate (the `flask db` commands) and bring the database to the head."""
+    """Register Flask-Migrate (the `flask db` commands) and, when the app is started to serve, bring
+    the database to the head."""
     from flask_migrate import Migrate
 
     Migrate(app, db, directory=str(DIRECTORY), **OPTIONS)
-    upgrade_at_start(db.engine, db.metadata)
+    if serving():
+        upgrade_at_start(db.engine, db.metadata)
+
+
+def serving() -> bool:
+    """Whether the app is loaded to serve, read from click's context: by `banker`, gunicorn or any
+    WSGI server (no click command), or by `flask run`; not by another `flask` command, which loads it
+    to look (`db current`, `db history`, `routes`) or to migrate as it is told (`db upgrade 0002`)."""
+    import click
+    from flask.cli import FlaskGroup, run_command
+
+    context = click.get_current_context(silent=True)
+    if context is None or not isinstance(context.find_root().command, FlaskGroup):
+        return True
+    return context.command is run_command
+
+
+def upgrading() -> bool:
+    """Whether this process runs `flask db upgrade`."""
+    import click
+    from flask_migrate.cli import upgrade
+
+    context = click.get_current_context(silent=True)
+    return context is not None and context.command is upgrade
 
 
 def current(engine) -> set[str] | None:
@@ -75,10 +103,15 @@ def upgrade_at_start(engine, metadata) -> None:
 
         with EnvironmentContext(config, script, fn=upgrade, destination_rev="head") as environment:
             environment.configure(connection=connection, target_metadata=metadata, **OPTIONS)
-            context = environment.get_context()
-            if not context.get_current_heads() and inspect(connection).has_table("games"):
-                context.stamp(script, FIRST)  # made by create_all before migrations: it is 0001
+            adopt(environment.get_context(), script)
             environment.run_migrations()
+
+
+def adopt(context, script) -> None:
+    """A database made by create_all before migrations (the tables, no recorded revision) is at 0001:
+    recorded so, in the migration context's transaction, for the scripts to go on from there."""
+    if not context.get_current_heads() and inspect(context.connection).has_table("games"):
+        context.stamp(script, FIRST)
 
 
 @contextmanager

@@ -6,7 +6,7 @@ import logging
 from alembic import context
 from flask import current_app
 
-from banker.migrations import locked
+from banker.migrations import adopt, locked, upgrading
 
 log = logging.getLogger("alembic.env")
 alembic_log = logging.getLogger("alembic")
@@ -38,5 +38,7 @@ if context.is_offline_mode():
 else:
     with db.engine.connect() as connection, locked(connection), connection.begin():
         context.configure(connection=connection, target_metadata=db.metadata, **options)
+        if upgrading():  # `db upgrade` on a database made before migrations goes on from 0001
+            adopt(context.get_context(), context.script)
         with context.begin_transaction():
             context.run_migrations()

@@ -5,12 +5,17 @@ through the rules into a new game on another laptop, which then goes on from the
 An archive is trusted for nothing: `bring_back` replays each event through the rules as the store
 would have applied it (undos too, from the same checkpoints), and refuses the whole file at its
 first event that does not give what the file says it gave. Nothing is written until every event has
-replayed, and then all of it in one transaction."""
+replayed, and then all of it in one transaction.
+
+Nor are its times: the events keep the times they were played at (the history tells them), but
+none may be later than this computer's clock (past CLOCK_SLACK, for two laptops' clocks that
+disagree a little), and the new game is created at its import, whatever the file says, so that an
+old purge (purge.py) counts its age from there."""
 
 import json
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
@@ -31,10 +36,18 @@ from . import undo as store_undo
 # rather than guess.
 FORMAT = "tabletop-banker-game"
 VERSION = 1
-# The events one read of the log holds while an archive is written out.
+# The events one read of the log holds while an archive is written out, and the rows (a sixteenth
+# as many checkpoints) one statement writes when an archive is brought back.
 PAGE = 500
+ROWS_AT_ONCE = 1024
 # An event's fields in an archive, all of them required.
 FIELDS = ("seq", "time", "actor", "type", "action", "effects", "undone")
+# How far ahead of this computer's clock a time in a file may be: the laptop that exported it may run
+# a little fast. A file dated further ahead is refused.
+CLOCK_SLACK = timedelta(minutes=10)
+# A file's JSON read one value at a time (read), with what JSON takes for whitespace between them.
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
 # The words JSON spells out (Python's reader takes the last three too): a file that ends inside
 # one ends in the middle of a value.
 WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
@@ -77,12 +90,15 @@ def events(game: Game, page: int = PAGE) -> Iterator[dict]:
 
 
 def read(raw: bytes):
-    """The JSON in a file's bytes, for bring_back. A file that is not JSON is refused: as cut short
-    when it ends before its JSON does (every proper start of an export does, the empty file too: a
-    copy that stopped early), as not a game for anything else (junk: a picture, a page, another
-    text)."""
+    """The JSON in a file's bytes, for bring_back: what json.loads gives, but for the events of a game
+    file (a top-level object's "events" array), which are read through once here to check them and
+    then read again one at a time as they are replayed (Events): the objects of a whole 8 MB file
+    would be some 40 MB, and parsing it in one call would hold every other thread of the server for
+    most of a second. A file that is not JSON is refused: as cut short when it ends before its JSON
+    does (every proper start of an export does, the empty file too: a copy that stopped early), as
+    not a game for anything else (junk: a picture, a page, another text)."""
     try:
-        return json.loads(raw)
+        return _value(raw.decode(json.detect_encoding(raw), "surrogatepass"))
     except RecursionError:  # nested too deeply to be read: not a file this app wrote
         cut = False
     except ValueError as error:  # not JSON, or not UTF-8
@@ -90,6 +106,80 @@ def read(raw: bytes):
     if cut:
         raise BadArchive("archive_cut_short", N_("This file is cut short: it may not have been copied whole."))
     raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
+
+
+class Events:
+    """A game file's events, each parsed from the file's text when it is reached and let go after."""
+
+    def __init__(self, text: str, start: int, count: int):
+        self.text, self.start, self.count = text, start, count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator:
+        return _elements(self.text, self.start)
+
+
+def _value(text: str):
+    """`text` as json.loads reads it, raising its errors at the same places, but a top-level object's
+    "events" array (checked here element by element) as Events."""
+    at = _space(text, 0)
+    if not text.startswith("{", at):
+        return json.loads(text)
+    found, at = {}, _space(text, at + 1)
+    while not text.startswith("}", at):
+        if not text.startswith('"', at):
+            raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, at)
+        key, at = _DECODER.raw_decode(text, at)
+        at = _space(text, at)
+        if not text.startswith(":", at):
+            raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
+        at = _space(text, at + 1)
+        if key == "events" and text.startswith("[", at):
+            elements, count = _elements(text, at + 1), 0
+            while True:
+                try:
+                    next(elements)
+                except StopIteration as end:
+                    found[key], at = Events(text, at + 1, count), end.value
+                    break
+                count += 1
+        else:
+            found[key], at = _DECODER.raw_decode(text, at)
+        at = _space(text, at)
+        if text.startswith(",", at):
+            at = _space(text, at + 1)
+            if text.startswith("}", at):
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, at)
+        elif not text.startswith("}", at):
+            raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
+    if _space(text, at + 1) != len(text):
+        raise json.JSONDecodeError("Extra data", text, _space(text, at + 1))
+    return found
+
+
+def _elements(text: str, at: int):
+    """The elements of the JSON array whose `[` is just before `at`, one at a time; returns the
+    position after its `]`."""
+    at = _space(text, at)
+    if text.startswith("]", at):
+        return at + 1
+    while True:
+        value, at = _DECODER.raw_decode(text, at)
+        yield value
+        at = _space(text, at)
+        if text.startswith(",", at):
+            at = _space(text, at + 1)
+        elif text.startswith("]", at):
+            return at + 1
+        else:
+            raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
+
+
+def _space(text: str, at: int) -> int:
+    """The position after the JSON whitespace at `at`."""
+    return _SPACE.match(text, at).end()
 
 
 def _cut_short(raw: bytes, error: ValueError) -> bool:
@@ -136,26 +226,51 @@ def bring_back(archive, browser: Browser | None = None) -> tuple[Game, str]:
     settings = Settings.parse(archive["settings"], load_board(edition).settings)
     created = _moment(archive.get("created_at"))
     listed = archive.get("events")
-    if created is None or not isinstance(listed, list):
+    if created is None or not isinstance(listed, (list, Events)):
         raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
     replayed = Replay(edition, settings)
+    if created > replayed.latest:
+        raise BadArchive("archive_in_the_future", N_("This file is dated {time}, later than this computer's clock: "
+                                                     "check the date of the laptop that exported it, and of this one."),
+                         time=_told(created))
     for seq, event in enumerate(listed, 1):
         replayed.event(seq, event)
-    replayed.check_undone(listed)
-    return replayed.save(created, browser)
+    replayed.check_undone()
+    return replayed.save(browser)
+
+
+class Row:
+    """An event to write, its action and effects as compact JSON text (a tenth of the room of the
+    parsed objects: a long evening is 30,000 of them), and the file's word on its being undone."""
+
+    __slots__ = ("seq", "actor", "type", "payload", "effects", "created_at", "undone", "said_undone")
+
+    def __init__(self, seq: int, actor: str, kind: str, action: dict, effects: list, time: datetime, said_undone):
+        self.seq, self.actor, self.type, self.created_at = seq, actor, kind, time
+        self.payload, self.effects = _compact(action), _compact(effects)
+        self.undone, self.said_undone = False, said_undone
+
+    def written(self, game_id: int) -> dict:
+        """The row as the events table takes it."""
+        return {"game_id": game_id, "nonce": None, "seq": self.seq, "actor": self.actor, "type": self.type,
+                "payload": json.loads(self.payload), "effects": json.loads(self.effects),
+                "created_at": self.created_at, "undone": self.undone}
 
 
 class Replay:
     """An archive's events applied one after another, as store.act and store/undo.py would have:
     the state, the checkpoints kept (every CHECKPOINT_EVERY versions and after each undo, those at
-    or after an undone event dropped), the events to write and the seats joined."""
+    or after an undone event dropped), the events to write and the seats joined. `latest` is the
+    latest time an event may have (this computer's clock, and CLOCK_SLACK)."""
 
     def __init__(self, edition: str, settings: Settings):
         self.edition, self.settings = edition, settings
+        self.latest = datetime.now(UTC) + CLOCK_SLACK
         self.state = new_game(edition, settings)
-        self.checkpoints: dict[int, dict] = {}
-        self.rows: list[dict] = []
-        self.live: list[dict] = []  # the rows neither undone nor undos, oldest first (undo's candidates)
+        # Kept as JSON text, a tenth of the room of the dicts: a long evening has a thousand of them.
+        self.checkpoints: dict[int, str] = {}
+        self.rows: list[Row] = []
+        self.live: list[Row] = []  # the rows neither undone nor undos, oldest first (undo's candidates)
         self.seats: list[int] = []
 
     def event(self, seq: int, event) -> None:
@@ -173,6 +288,10 @@ class Replay:
         actor, action, time = _actor(event["actor"]), event["action"], _moment(event["time"])
         if actor is None or time is None or not isinstance(action, dict) or action.get("type") != event["type"]:
             raise ActionError("bad_fields", N_("its actor, time, type or action is not as the app writes them."))
+        if time > self.latest:
+            raise ActionError("in_the_future", N_("its time, {time}, is later than this computer's clock: check the "
+                                                  "date of the laptop that exported it, and of this one."),
+                              time=_told(time))
         if event["type"] == UNDO:
             state, effects = self._undo(seq, actor, action)
         else:
@@ -184,62 +303,64 @@ class Replay:
         if not _same(effects, event["effects"]):
             raise ActionError("other_effects", N_("the rules give other effects than the file says."))
         self.state = state
-        row = {"seq": seq, "actor": str(actor), "type": event["type"], "payload": action, "effects": event["effects"],
-               "created_at": time, "undone": False}
+        row = Row(seq, str(actor), event["type"], action, event["effects"], time, event["undone"])
         self.rows.append(row)
         if event["type"] != UNDO:
             self.live.append(row)
         if event["type"] == "join":
             self.seats.append(next(e["player"] for e in effects if e["kind"] == "joined"))
         if seq % store_undo.CHECKPOINT_EVERY == 0 or event["type"] == UNDO:  # as store/undo.checkpoint keeps them
-            self.checkpoints[seq] = state.to_dict()
+            self.checkpoints[seq] = _compact(state.to_dict())
 
     def _undo(self, seq: int, actor: Actor, action: dict) -> tuple[GameState, list]:
         """The undo (or a player's take back) as store/undo.undo_newest makes it: checked by the same
         rules, then the state rebuilt from the newest checkpoint before the event it takes back."""
         last = self.live[-1] if self.live else None
-        entry = Entry(last["seq"], last["actor"], last["type"], last is self.rows[-1]) if last else None
+        entry = Entry(last.seq, last.actor, last.type, last is self.rows[-1]) if last else None
         take_back = actor.player is not None
         if take_back:
             check_take_back(actor, entry)
         else:
             check_undo(actor, entry)
-        if action != {"type": UNDO, "seq": last["seq"]}:
+        if action != {"type": UNDO, "seq": last.seq}:
             raise ActionError("bad_fields", N_("its actor, time, type or action is not as the app writes them."))
         self.live.pop()
-        last["undone"] = True
-        for kept in [s for s in self.checkpoints if s >= last["seq"]]:
+        last.undone = True
+        for kept in [s for s in self.checkpoints if s >= last.seq]:
             del self.checkpoints[kept]
         base = max(self.checkpoints, default=0)
-        # A copy: the state is changed in place, and the checkpoint may be needed by a later undo.
-        state = GameState.from_dict(self.checkpoints[base]).copy() if base else new_game(self.edition, self.settings)
+        state = GameState.from_dict(json.loads(self.checkpoints[base])) if base else new_game(self.edition, self.settings)
         for row in self.live:
-            if row["seq"] > base:
-                state, _ = apply(state, parse(row["payload"]), Actor.parse(row["actor"]), copy=False)
-        return state, [happened.undone(last["seq"], last["type"], actor.player if take_back else None)]
+            if row.seq > base:
+                state, _ = apply(state, parse(json.loads(row.payload)), Actor.parse(row.actor), copy=False)
+        return state, [happened.undone(last.seq, last.type, actor.player if take_back else None)]
 
-    def check_undone(self, listed: list) -> None:
+    def check_undone(self) -> None:
         """Each event the file marks undone was taken back by an undo in it, and no other."""
-        for row, event in zip(self.rows, listed):
-            if event["undone"] is not row["undone"]:
-                raise BadEvent(row["seq"], ActionError("undone_differs", N_(
+        for row in self.rows:
+            if row.said_undone is not row.undone:
+                raise BadEvent(row.seq, ActionError("undone_differs", N_(
                     "the file marks it undone, or not, unlike the undos that follow it.")), self.state)
 
-    def save(self, created: datetime, browser: Browser | None) -> tuple[Game, str]:
-        """Write the game as the store would have left it, in one transaction."""
+    def save(self, browser: Browser | None) -> tuple[Game, str]:
+        """Write the game as the store would have left it, in one transaction, created now: on this
+        computer it begins at its import, however old its events are."""
         banker_token = new_token()
         with writing():
             game = Game(code=_free_code(), banker_token_hash=token_hash(banker_token), edition=self.edition,
                         settings=vars(self.settings).copy(), state=self.state.to_dict(), version=len(self.rows),
-                        created_at=created)
+                        created_at=datetime.now(UTC))
             db.session.add(game)
             db.session.flush()
-            if self.rows:
-                db.session.execute(Event.__table__.insert(), [{"game_id": game.id, "nonce": None, **row}
-                                                              for row in self.rows])
-            if self.checkpoints:
+            # A few rows per statement: the rows of a whole evening at once would be its size again.
+            for at in range(0, len(self.rows), ROWS_AT_ONCE):
+                db.session.execute(Event.__table__.insert(),
+                                   [row.written(game.id) for row in self.rows[at:at + ROWS_AT_ONCE]])
+            kept = list(self.checkpoints.items())
+            for at in range(0, len(kept), ROWS_AT_ONCE // 16):
                 db.session.execute(Checkpoint.__table__.insert(), [
-                    {"game_id": game.id, "seq": seq, "state": state} for seq, state in self.checkpoints.items()])
+                    {"game_id": game.id, "seq": seq, "state": json.loads(state)}
+                    for seq, state in kept[at:at + ROWS_AT_ONCE // 16]])
             # A seat's secret never leaves its laptop: each seat gets one nobody holds, until the
             # banker's rejoin code gives the seat to a new phone.
             db.session.add_all(Seat(game_id=game.id, player_id=player, token_hash=token_hash(new_token()))
@@ -261,10 +382,19 @@ def _actor(text) -> Actor | None:
     return actor if str(actor) == text else None
 
 
+def _compact(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def _same(made, read) -> bool:
     """Whether what the rules made is what the file holds, as JSON: the rules may give a tuple where
     JSON reads a list back."""
     return made == read or json.loads(json.dumps(made)) == read
+
+
+def _told(moment: datetime) -> str:
+    """A time in a refusal: UTC, to the minute."""
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
 
 
 def _moment(text) -> datetime | None:
@@ -273,6 +403,6 @@ def _moment(text) -> datetime | None:
         return None
     try:
         moment = datetime.fromisoformat(text)
-    except ValueError:
+        return moment.astimezone(UTC) if moment.tzinfo is not None else None
+    except (ValueError, OverflowError):  # not a time; a time past the year 9999 in UTC
         return None
-    return moment.astimezone(UTC) if moment.tzinfo is not None else None

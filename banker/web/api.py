@@ -10,7 +10,7 @@ from .. import store
 from ..rules.errors import GameError
 from ..rules.view import state_json
 from ..store import archive
-from . import books, countdown
+from . import books, countdown, imports
 from .context import known, public_url
 from .ledger import told_page
 from .narrate import refusal
@@ -206,16 +206,18 @@ def bring_back():
     """A game from an archive another laptop exported, replayed through the rules into a new game:
     201 with its code and the banker's token. A file that does not replay is refused, naming its
     first bad event, and nothing is created. The body may be up to IMPORT_MAX_BYTES, not the 64 KB
-    of every other request: a long evening's archive is a few megabytes (docs/api.md)."""
+    of every other request: a long evening's archive is a few megabytes (docs/api.md). Imports take
+    turns (web/imports.py): past its share, 503 busy before the body is read."""
     request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
     try:
-        raw = request.get_data(cache=False)
+        with imports.turn():
+            # Not JSON: archive_cut_short when the file ends before its JSON does, else not_an_archive.
+            # The body is let go once parsed (only archive.read holds it).
+            game, banker_token = store.bring_back(archive.read(request.get_data(cache=False)))
+    except imports.Busy:
+        return *error("busy", imports.busy_message(), 503), {"Retry-After": str(imports.RETRY_SECONDS)}
     except RequestEntityTooLarge:  # on its announced length, before any of it is read
-        mb = current_app.config["IMPORT_MAX_BYTES"] // (1024 * 1024)
-        return error("too_large", _("A game file is at most %(mb)s MB; this one is larger.", mb=mb), 413)
-    try:
-        # Not JSON: archive_cut_short when the file ends before its JSON does, else not_an_archive.
-        game, banker_token = store.bring_back(archive.read(raw))
+        return error("too_large", imports.too_large_message(), 413)
     except GameError as err:
         return error(err.code, books.refused(err), err.status)
     return jsonify(code=game.code, banker_token=banker_token), 201

@@ -2,7 +2,8 @@
 moved as a CSV ledger, and the words for an archive refused on import.
 
 Both answers are streamed as the log is read, a page of events at a time: a long evening's archive
-is a few megabytes, and none of it is held whole."""
+is a few megabytes, and none of it is held whole. Every text cell of a CSV goes through `cell`: a
+player may be named `=1+1`, and a spreadsheet would run it."""
 
 import csv
 import io
@@ -27,6 +28,9 @@ REASONS = {"salary": N_("GO salary"), "rent": N_("Rent"), "tax": N_("Tax"), "pur
            "mortgage_fee": N_("Mortgage fee"), "auction": N_("Auction"), "trade": N_("Trade"), "card": N_("Card"),
            "repairs": N_("Repairs (card)"), "bankruptcy": N_("Bankruptcy"), "seed": N_("Into the Free Parking pot"),
            "claim": N_("Jail fine for a bankrupt's deeds")}
+# What a spreadsheet takes for the start of a formula (OWASP, CSV injection): a cell of text that
+# begins so is written after a ' , which the spreadsheet shows as text and hides.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _file_name(game: Game, ending: str) -> str:
@@ -63,7 +67,7 @@ def ledger(game: Game, state: GameState) -> Response:
     def chunks():
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow([_("Time"), _("From"), _("To"), _("Amount"), _("Reason")])
+        writer.writerow(map(cell, [_("Time"), _("From"), _("To"), _("Amount"), _("Reason")]))
         table = zone()
         table = ZoneInfo(table) if isinstance(table, str) else table
         for event in archive.events(game):
@@ -77,13 +81,20 @@ def ledger(game: Game, state: GameState) -> Response:
                 payer, payee, amount = effect["from"], effect["to"], effect["amount"]
                 if amount < 0:  # a group's buildings changed for money back: the bank paid
                     payer, payee, amount = payee, payer, -amount
-                writer.writerow([time, party(state, payer), party(state, payee), amount, reason(state, effect)])
+                writer.writerow(map(cell, [time, party(state, payer), party(state, payee), amount,
+                                           reason(state, effect)]))
             yield out.getvalue()
             out.seek(0)
             out.truncate()
 
     # A byte order mark first, so that a spreadsheet opens the names and reasons as UTF-8.
     return _download(_with_mark(chunks()), "text/csv", _file_name(game, "csv"))
+
+
+def cell(value):
+    """A CSV cell as the books write it: text that a spreadsheet would read as a formula (a name
+    such as `=1+1` or `@SUM(1)`) begins with a ' ; a number (an amount, never negative) stays a number."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
 def _with_mark(chunks):

@@ -11,7 +11,7 @@ from ..rules.errors import N_, GameError
 from ..rules.board import EDITION_NAMES, load_board
 from ..rules.state import PRESETS, Settings
 from ..store import archive
-from . import books
+from . import books, imports
 from .amounts import typed
 from .names import reader_language
 from .narrate import refusal
@@ -121,23 +121,27 @@ def settings_from_form(form) -> dict:
 def bring_back():
     """"Import a game": the file another laptop exported, replayed into a new game whose banker is
     this browser; its host screen next. A refusal (too large, cut short, not a game file, an event
-    that does not replay) is said at the top of this page, and nothing is created.
+    that does not replay, other imports being read: web/imports.py) is said at the top of this page,
+    and nothing is created.
 
-    The body may be up to IMPORT_MAX_BYTES, so the limit is raised before anything reads it, and
-    the CSRF token is checked here rather than before the view (web/__init__.py exempts it), since
-    that check reads the form."""
-    request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
+    The body may hold a file of up to IMPORT_MAX_BYTES, and the form around it (MAX_CONTENT_LENGTH),
+    so the limit is raised before anything reads it, and the CSRF token is checked here rather than
+    before the view (web/__init__.py exempts it), since that check reads the form."""
+    largest = current_app.config["IMPORT_MAX_BYTES"]
+    request.max_content_length = largest + current_app.config["MAX_CONTENT_LENGTH"]
     try:
-        current_app.extensions["csrf"].protect()
-        upload = request.files.get("archive")
-        raw = upload.read() if upload is not None else None
+        with imports.turn():
+            current_app.extensions["csrf"].protect()
+            upload = request.files.get("archive")
+            # Not JSON is refused as cut short or as junk (archive.read), no file as not a game; the
+            # bytes are let go once parsed.
+            data = archive.read(imports.whole(upload, largest)) if upload is not None else None
+            game, _token = store.bring_back(data, browser("banker", create=True))
+    except imports.Busy:
+        page = _page(status=503, import_error=imports.busy_message())
+        return *page, {"Retry-After": str(imports.RETRY_SECONDS)}
     except RequestEntityTooLarge:
-        mb = current_app.config["IMPORT_MAX_BYTES"] // (1024 * 1024)
-        return _page(status=413, import_error=_("A game file is at most %(mb)s MB; this one is larger.", mb=mb))
-    try:
-        # Not JSON is refused as cut short or as junk (archive.read), no file as not a game.
-        data = archive.read(raw) if raw is not None else None
-        game, _token = store.bring_back(data, browser("banker", create=True))
+        return _page(status=413, import_error=imports.too_large_message())
     except GameError as error:
         return _page(status=422, import_error=books.refused(error))
     return redirect(url_for("table.page", code=game.code), 303)

@@ -7,19 +7,29 @@ import csv
 import http.client
 import io
 import json
-from datetime import datetime
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
-from banker import models
+from banker import models, store
 from banker.models import db
+from banker.rules import Actor, GameError
 from banker.rules.cards import printing_decks
+from banker.rules.view import state_json
 from banker.store import undo
+from banker.store.archive import Replay
+from banker.web import books
 
 from ..apps import close, make_app
 from ..e2e.conftest import Server
-from .games import bearer, csrf_token, new_game, rejoin_address, take_seat
+from ..evenings import next_move
+from ..store.tables import BANKER, new_table
+from .games import CSRF, bearer, csrf_token, new_game, rejoin_address, take_seat
 
 
 def exported(game) -> dict:
@@ -143,6 +153,17 @@ def refusals(archive: dict) -> list[tuple[object, str, str]]:
         (text + "}", "not_an_archive", "This file is not a game exported by Tabletop Banker."),
         ({**archive, "events": archive["events"][:3] + archive["events"][4:]}, "bad_event",
          "Event 4 of the file does not replay: the events must be numbered 1, 2, 3"),
+        # Times to come: a purge would never take the game (the year 9999), or not a time at all
+        # once told in UTC (past the year 9999).
+        (edited(archive, 7, time="9999-12-31T23:59:00+00:00"), "bad_event",
+         "Event 7 of the file does not replay: its time, 9999-12-31 23:59 UTC, is later than this computer's clock"),
+        (edited(archive, 7, time=(datetime.now(UTC) + timedelta(minutes=11)).isoformat()), "bad_event",
+         "Event 7 of the file does not replay: its time, "),
+        (edited(archive, 7, time="9999-12-31T23:59:00-05:00"), "bad_event",
+         "Event 7 of the file does not replay: its actor, time, type or action is not as the app writes them."),
+        ({**archive, "created_at": "9999-01-01T00:00:00+00:00"}, "archive_in_the_future",
+         "This file is dated 9999-01-01 00:00 UTC, later than this computer's clock: check the date of the laptop "
+         "that exported it, and of this one."),
     ]
 
 
@@ -156,6 +177,9 @@ def test_a_file_that_does_not_replay_is_refused_by_its_first_bad_event_and_nothi
         assert error["code"] == code and error["message"].startswith(says), error
     assert games_count(app) == before
     assert imported(client, archive).status_code == 201  # the file as exported is fine
+    # A clock a few minutes fast on the laptop that exported it is no reason to refuse its file.
+    assert imported(client, edited(archive, 7, time=(datetime.now(UTC) + timedelta(minutes=5)).isoformat())
+                    ).status_code == 201
 
 
 def test_the_refusal_names_the_event_in_the_readers_language(client, archive):
@@ -290,6 +314,34 @@ def test_the_ledger_csv_of_a_short_game(client):
     assert [datetime.fromisoformat(row[0]) for row in rows[1:]] == [times[5], times[7], times[10]]
 
 
+# Names a spreadsheet would run as formulas (issue 33's probe), one per dangerous first character
+# that a name can have (the rules strip a name's tabs and line ends).
+FORMULAS = ["=1+1", "+cmd|' /C calc'!A0", "-2+3", "@SUM(1)"]
+
+
+def test_the_ledger_csv_writes_names_that_look_like_formulas_as_text(client):
+    game = new_game(client, players=0, start=False)
+    seats = [game.join(name, token) for name, token in zip(FORMULAS, ("hat", "car", "dog", "iron"))]
+    game.ok("banker", type="start", order=seats)
+    for payer, memo in zip(seats, ("=A1", "+1", "-1", "@A1")):
+        game.ok(payer, type="pay", to=seats[(payer % len(seats))], amount=7, memo=memo)
+    game.ok("banker", type="bank_charge", player=seats[0], amount=3, memo="=1")
+    response = client.get(f"/api/games/{game.code}/ledger.csv", headers=bearer(game.banker))
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True).lstrip("\ufeff"))))
+    quoted = ["'" + name for name in FORMULAS]
+    assert [row[1:] for row in rows[1:]] == [
+        [quoted[0], quoted[1], "7", "Payment (=A1)"], [quoted[1], quoted[2], "7", "Payment (+1)"],
+        [quoted[2], quoted[3], "7", "Payment (-1)"], [quoted[3], quoted[0], "7", "Payment (@A1)"],
+        [quoted[0], "the bank", "3", "Charged by the bank (=1)"]]
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_every_text_cell_that_starts_like_a_formula_gets_a_quote_and_numbers_stay_numbers(start):
+    assert books.cell(start + "SUM(A1)") == "'" + start + "SUM(A1)"
+    assert books.cell("Ann" + start) == "Ann" + start
+    assert books.cell(25) == 25 and books.cell(-25) == -25
+
+
 def test_a_real_server_lets_a_game_file_past_a_megabyte_through_to_the_import_only(database):
     """banker's waitress reads bodies up to IMPORT_MAX_BYTES (a 5,000-event archive is 1.3 MB); the
     app still refuses more than 64 KB anywhere else, and more than IMPORT_MAX_BYTES on its headers."""
@@ -318,3 +370,123 @@ def test_a_real_server_lets_a_game_file_past_a_megabyte_through_to_the_import_on
     finally:
         server.stop()
         close(app)
+
+
+def test_imports_take_turns_two_at_once_and_one_per_address_and_the_others_are_refused_at_once(app, archive,
+                                                                                              monkeypatch):
+    """Counted, not timed: two imports held in the middle of their replay; a third, or a second from
+    one of their addresses, is a 503 with Retry-After (the API's `busy`, the page's message) and
+    creates nothing; once they end, their turns are free again."""
+    started, go_on, replay = threading.Semaphore(0), threading.Event(), Replay.event
+
+    def held(self, seq, event):
+        if seq == 1:
+            started.release()
+            assert go_on.wait(30)
+        return replay(self, seq, event)
+
+    monkeypatch.setattr(Replay, "event", held)
+    body = json.dumps(archive)
+
+    def sent(address: str):
+        return app.test_client().post("/api/games/import", data=body, content_type="application/json",
+                                      environ_base={"REMOTE_ADDR": address})
+
+    def refused_at_once(response) -> bool:
+        return response.status_code == 503 and response.headers["Retry-After"] == "5"
+
+    before = games_count(app)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(sent, "10.0.0.1")
+        assert started.acquire(timeout=30)
+        same_address = sent("10.0.0.1")
+        assert refused_at_once(same_address) and same_address.get_json()["error"] == {
+            "code": "busy", "message": "Other game files are being imported right now; try again in a few seconds."}
+        second = pool.submit(sent, "10.0.0.2")
+        assert started.acquire(timeout=30)
+        assert refused_at_once(sent("10.0.0.3"))
+        browser = app.test_client()
+        page = browser.post("/games/import", environ_base={"REMOTE_ADDR": "10.0.0.4"}, data={
+            "csrf_token": csrf_token(browser, "/"), "archive": (io.BytesIO(body.encode()), "game.json")})
+        assert refused_at_once(page)
+        assert "Other game files are being imported right now" in page.get_data(as_text=True)
+        assert games_count(app)[0] == before[0]
+        go_on.set()
+        assert first.result().status_code == 201 and second.result().status_code == 201
+    assert sent("10.0.0.1").status_code == 201 and sent("10.0.0.3").status_code == 201
+    assert games_count(app)[0] == before[0] + 4
+
+
+def multipart(token: str, file: bytes) -> tuple[bytes, str]:
+    """The home page's import form as a browser sends it: its CSRF token and the file."""
+    parts = (b'--B\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n' + token.encode()
+             + b'\r\n--B\r\nContent-Disposition: form-data; name="archive"; filename="game.json"\r\n'
+             b"Content-Type: application/json\r\n\r\n" + file + b"\r\n--B--\r\n")
+    return parts, "multipart/form-data; boundary=B"
+
+
+def test_a_real_server_takes_a_game_file_of_exactly_the_limit_and_says_too_large_just_over_it(database):
+    """IMPORT_MAX_BYTES (8 MiB) is the one limit: a file of exactly that imports, through the API and
+    the page; one byte more is the API's JSON `too_large` and the page's message, from the app, not
+    waitress's plain text."""
+    app = make_app(database)
+    server = Server(app).start()
+    limit = app.config["IMPORT_MAX_BYTES"]
+    try:
+        made = json.loads(server.post("/api/games", b"{}")[1])
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("GET", f"/api/games/{made['code']}/export", headers=bearer(made["banker_token"]))
+        file = connection.getresponse().read().rstrip()
+        exactly, over = file + b" " * (limit - len(file)), file + b" " * (limit + 1 - len(file))
+        assert len(exactly) == 8 * 1024 * 1024
+
+        status, body = server.post("/api/games/import", exactly)
+        assert status == 201, body
+        status, body = server.post("/api/games/import", over)
+        assert status == 413 and json.loads(body) == {"error": {
+            "code": "too_large", "message": "A game file is at most 8 MB; this one is larger."}}
+
+        connection.request("GET", "/")
+        home = connection.getresponse()
+        cookie, token = home.getheader("Set-Cookie").split(";")[0], CSRF.search(home.read().decode())[1]
+        for file, status, says in ((exactly, 303, ""), (over, 413, "A game file is at most 8 MB; this one is larger.")):
+            form, kind = multipart(token, file)
+            connection.request("POST", "/games/import", form, {"Content-Type": kind, "Cookie": cookie})
+            answer = connection.getresponse()
+            assert answer.status == status and says in answer.read().decode()
+        connection.close()
+    finally:
+        server.stop()
+        close(app)
+
+
+def test_an_imported_evening_takes_at_most_twice_its_file_in_the_database(app, tmp_path):
+    """A long evening as the benchmarks play it (an undo every hundred events or so), imported into a
+    database of its own: what the database grew by, once its write-ahead log is checkpointed, is at
+    most twice the file. The import stores what play stored: every event, and the same checkpoints."""
+    rng = random.Random(7)
+    with app.app_context():
+        table = new_table(players=3)
+        while (game := store.find_game(table.code)).version < 600:
+            who, action = next_move(state_json(store.load_state(game), game.version), rng)
+            if action["type"] == "undo" and game.version % 100 > 3:
+                continue
+            try:
+                store.act(table.code, action, actor=BANKER if who == "banker" else Actor(player=who))
+            except GameError:
+                pass
+    file = app.test_client().get(f"/api/games/{table.code}/export", headers=bearer(table.banker)).get_data()
+    other = make_app(tmp_path / "other" / "banker.sqlite")
+    empty = checkpointed_size(other)
+    assert other.test_client().post("/api/games/import", data=file, content_type="application/json").status_code == 201
+    grown = checkpointed_size(other) - empty
+    close(other)
+    assert len(file) > 100_000 and grown <= 2 * len(file), (grown, len(file))
+
+
+def checkpointed_size(app) -> int:
+    """The SQLite file's size with everything its write-ahead log holds moved into it."""
+    with app.app_context():
+        db.session.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
+        db.session.commit()
+        return Path(db.engine.url.database).stat().st_size

@@ -9,7 +9,6 @@ import shutil
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from banker import metrics
 from banker.models import db
 from banker.web.operations import logged_path
 

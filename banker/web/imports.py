@@ -1,0 +1,107 @@
+"""Game files brought back (POST /api/games/import, the home page's "Import a game") take turns.
+
+An import reads a file of up to IMPORT_MAX_BYTES and replays every event (store/archive.py): seconds
+of work and some 35 MB of memory for a file of 8 MB. So one server process parses at most AT_ONCE
+files at a time, and one client address one of them; another import is refused at once (503 with
+Retry-After) before its body is read, rather than waiting with a thread held. When an import ends,
+accepted or refused, the memory it freed is handed back to the system: each of waitress's threads
+allocates from its own heap, which otherwise keeps what a big file once took (glibc's arenas).
+"""
+
+import ctypes
+import sys
+import threading
+from collections import Counter
+from contextlib import contextmanager
+
+from flask import after_this_request, current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from .languages import gettext as _
+
+AT_ONCE = 2
+PER_ADDRESS = 1
+# When a refused import may try again: a long evening's file takes a few seconds.
+RETRY_SECONDS = 5
+
+
+class Busy(Exception):
+    """Other imports are being parsed: this server's share, or this address's."""
+
+
+class Importing:
+    """The imports one process parses now, by client address."""
+
+    def __init__(self, at_once: int = AT_ONCE, per_address: int = PER_ADDRESS):
+        self.at_once, self.per_address = at_once, per_address
+        self.open: Counter = Counter()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def turn(self, address: str):
+        """Hold one of the turns while parsing; Busy at once when there is none for `address`."""
+        with self._lock:
+            if self.open.total() >= self.at_once or self.open[address] >= self.per_address:
+                raise Busy
+            self.open[address] += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.open[address] -= 1
+                self.open += Counter()  # drops the addresses at 0
+
+
+@contextmanager
+def turn():
+    """This request's turn to import (Busy if none): the app's Importing, at the client's address.
+    Once its answer is sent, what the import held is gone (a refusal's too), and its memory is
+    handed back."""
+    importing = current_app.extensions.setdefault("banker.importing", Importing())
+    with importing.turn(request.remote_addr or ""):
+
+        @after_this_request
+        def then(response):
+            response.call_on_close(give_back_memory)
+            return response
+
+        yield
+
+
+def whole(upload, largest: int) -> bytes:
+    """An uploaded file's bytes, RequestEntityTooLarge past `largest` (read no further)."""
+    raw = upload.read(largest + 1)
+    if len(raw) > largest:
+        raise RequestEntityTooLarge
+    return raw
+
+
+def too_large_message() -> str:
+    return _("A game file is at most %(mb)s MB; this one is larger.",
+             mb=current_app.config["IMPORT_MAX_BYTES"] // (1024 * 1024))
+
+
+def busy_message() -> str:
+    return _("Other game files are being imported right now; try again in a few seconds.")
+
+
+def _malloc_trim():
+    """glibc's malloc_trim, which returns the free pages of every heap (arena) to the system; None
+    where there is no such thing (macOS, Windows, musl): their allocators return them by themselves."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def give_back_memory() -> None:
+    """Hand the memory the process freed back to the system, where its allocator keeps it otherwise.
+    (Without the GIL, which ctypes lets go: a gc.collect() here would hold every thread a few
+    hundred milliseconds.)"""
+    if _TRIM is not None:
+        _TRIM(0)
