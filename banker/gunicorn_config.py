@@ -19,6 +19,11 @@ view keys). A command-line option still overrides any of these settings.
 
 import os
 
+# Imported here, not in the hook: gunicorn's master runs child_exit from its signal handling, and a
+# reload (HUP) that ends every worker at once imported it half-way twice (a partially initialized
+# module, and gunicorn down).
+from prometheus_client import multiprocess
+
 
 def _whole_number(name: str, default: int) -> int:
     """A positive whole number from the environment, or gunicorn stops with a message naming it."""
@@ -45,6 +50,4 @@ def child_exit(server, worker) -> None:
     """A worker is gone: with prometheus_client's multiprocess mode (PROMETHEUS_MULTIPROC_DIR set),
     its live gauges are dropped from what the other workers' /metrics report."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        from prometheus_client import multiprocess
-
         multiprocess.mark_process_dead(worker.pid)

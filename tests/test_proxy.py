@@ -157,6 +157,23 @@ def test_the_join_link_carries_the_port(nginx):
     assert made["join_url"] == f"https://{NAME}:{nginx}/j/{made['code']}"
 
 
+def test_behind_a_router_forwarding_another_port_the_links_keep_the_browsers_and_a_clients_own_port_is_not_believed(nginx):
+    """A router forwarding its 8443 to nginx's port: the browser asked for :8443, and so do the
+    links and the form check, whatever port nginx listens on; an X-Forwarded-Port the client sends
+    itself is dropped by the proxy."""
+    client = Client(nginx)
+    client.host = f"{NAME}:8443"
+    try:
+        made = client.a_game()
+        page = client.request("GET", f"/j/{made['code']}", **{"X-Forwarded-Port": "9999"})
+        body = page.read().decode()
+        cookie = client.join(made["code"], "Ann", "hat")
+    finally:
+        client.close()
+    assert made["join_url"] == f"https://{NAME}:8443/j/{made['code']}"
+    assert page.status == 200 and ":9999" not in body and cookie
+
+
 @pytest.mark.e2e
 def test_a_browser_creates_a_game_over_https_and_its_screen_follows_the_table(nginx):
     """The home page's form POST over HTTPS on a port of its own (refused as "This form has expired"
@@ -242,6 +259,7 @@ def test_a_club_behind_one_address_gets_every_seats_screen_up_to_the_workers_thr
     """Ninety phones and two more, each its own seat, from the proxy's one forwarded address all
     follow their game; the next is told to retry: the worker's slots are its threads (from the
     config module's BANKER_THREADS) less 16."""
+    _close(gunicorn, [])  # the browser test's host screen has given its slot back
     screens = _seats(nginx, SLOTS + 1)
     statuses, clients = _open(nginx, screens, ["127.0.0.1"] * len(screens))
     try:
@@ -254,6 +272,7 @@ def test_screens_holding_nothing_from_many_addresses_cannot_crowd_out_the_seats(
     """Host screens opened by anyone with a game's code (no badge), one from each of as many
     addresses as the worker has slots, over games of two such screens each: they stop at their
     share, and a seat's phone still follows its game."""
+    _close(gunicorn, [])  # every other test's screens have given their slots back
     client = Client(nginx)
     try:
         codes = [client.a_game()["code"] for _ in range(SLOTS // 2)]
