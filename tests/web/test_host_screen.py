@@ -237,6 +237,20 @@ def test_the_lobby_has_one_start_button_and_no_balances_yet(client, host):
     assert 'class="balances"' not in page
 
 
+def test_an_opening_roll_tie_is_told_on_the_tied_phones_and_the_host(client, host, phone):
+    game = new_game(client, players=3, start=False)
+    play(game, (1, {"type": "opening_roll", "dice": [4, 4]}), (2, {"type": "opening_roll", "dice": [5, 3]}),
+         (3, {"type": "opening_roll", "dice": [1, 1]}))
+    assert "You tied with Bob at 8: roll again." in phone(game, 1).page()
+    assert "You tied with Ann at 8: roll again." in phone(game, 2).page()
+    assert "tied with" not in phone(game, 3).page()
+    seats = host(game).page().split('<ol class="seats">', 1)[1].split("</ol>", 1)[0]
+    assert seats.count("tied with") == 2
+    assert "tied with Bob: rolls again" in seats and "tied with Ann: rolls again" in seats
+    play(game, (1, {"type": "opening_roll", "dice": [1, 2]}), (2, {"type": "opening_roll", "dice": [2, 2]}))
+    assert "tied with" not in phone(game, 1).page() + host(game).page()
+
+
 def test_the_hosts_buy_and_decline_name_the_seat_so_a_stale_page_cannot_act_for_another(game, host):
     """The banker's Buy / Decline for Ann carry her seat, so a tap from a page that fell behind is
     checked against Ann's offer, never applied to whoever's turn it is by then."""
