@@ -209,6 +209,10 @@ def test_after_a_server_restart_open_pages_catch_up_by_themselves(browser, tmp_p
         first.stop()
         for page in (host, phone):  # each says it lost the connection, and keeps trying
             expect(page.locator("#reconnecting")).to_be_visible(timeout=LIVE)
+        # The host screen is on the server's own machine: it says what stopped and how to start it.
+        expect(host.locator("#reconnecting")).to_have_text(
+            "The banker program stopped. Start it again in its terminal (banker) and this page will catch up.")
+        expect(phone.locator("#reconnecting")).to_have_text("Connection lost: reconnecting to the banker’s laptop…")
         while_down = create_app(config, instance_path=str(tmp_path / "instance"))
         with while_down.app_context():
             store.act(code, {"type": "bank_pay", "player": 1, "amount": 111}, actor=Actor(banker=True))

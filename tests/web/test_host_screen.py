@@ -254,6 +254,25 @@ def test_an_opening_roll_tie_is_told_on_the_tied_phones_and_the_host(client, hos
     assert "tied with" not in phone(game, 1).page() + host(game).page()
 
 
+STOPPED = "The banker program stopped. Start it again in its terminal (banker) and this page will catch up."
+LOST = "Connection lost: reconnecting to the banker’s laptop…"
+
+
+@pytest.mark.parametrize(("address", "says"), [("127.0.0.1", STOPPED), ("::1", STOPPED), ("192.0.2.7", LOST)])
+def test_the_host_screen_on_the_servers_own_machine_says_the_banker_program_stopped(game, host, address, says):
+    """When the live connection is lost (static/app.js shows the line): on the banker's own laptop
+    only the `banker` program can have stopped; elsewhere, as on a phone, it may be the network."""
+    banker = host(game)
+    page = unescape(banker.client.get(banker.home, environ_base={"REMOTE_ADDR": address}).get_data(as_text=True))
+    assert re.search(r'<p id="reconnecting"[^>]*>([^<]*)</p>', page).group(1) == says
+    assert ("Start it again in its terminal (banker), then tap again" in page) == (says == STOPPED)
+
+
+def test_a_phone_on_the_servers_own_machine_keeps_the_phones_words(game, phone):
+    page = unescape(phone(game, 1).page())
+    assert re.search(r'<p id="reconnecting"[^>]*>([^<]*)</p>', page).group(1) == LOST
+
+
 def test_the_hosts_buy_and_decline_name_the_seat_so_a_stale_page_cannot_act_for_another(game, host):
     """The banker's Buy / Decline for Ann carry her seat, so a tap from a page that fell behind is
     checked against Ann's offer, never applied to whoever's turn it is by then."""
