@@ -448,3 +448,8 @@ setInterval(() => {
     box.dataset.showing = views[(views.indexOf(box.dataset.showing) + 1) % views.length];
   });
 }, ROTATE_MS);
+
+// The story's Print button (no inline handler: the page's CSP forbids them).
+document.addEventListener("click", (event) => {
+  if (event.target.closest?.("button[data-print]")) window.print();
+});
