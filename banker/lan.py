@@ -53,3 +53,22 @@ def local_only(host: str) -> bool:
     except OSError:
         return False
     return all(ipaddress.ip_address(address).is_loopback for address in addresses)
+
+
+def this_machine(address: str) -> bool:
+    """Whether `address` is one of this machine's own (a loopback address, or its address on the
+    network): a socket can be bound only to a machine's own addresses. Nothing is sent."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    ip = getattr(ip, "ipv4_mapped", None) or ip
+    if ip.is_loopback:
+        return True
+    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.bind((str(ip), 0))
+    except OSError:
+        return False
+    return True

@@ -22,6 +22,16 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (turn && turn.getBoundingClientRect().top < 0) turn.scrollIntoView({ block: "start" });
 });
 
+// A payment box folds once its payment is applied (a details marked data-fold): left open, "Pay
+// someone" stayed open for the rest of the game. What the reader did to it is forgotten, so the
+// live update that follows draws it as the server does, folded.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const box = event.detail.successful && event.detail.elt.closest?.("details[data-fold]");
+  if (!box) return;
+  box.open = false;
+  delete toggled[box.id];
+});
+
 // A tool the banker opens on a laptop's host screen shows whole: each column there scrolls in itself
 // (app.css), and under eight players' balances "Bank pays or charges" opened with its buttons below
 // the column's foot (a play-test). The column scrolls until the tool's foot is in view, never its name
@@ -167,15 +177,21 @@ setInterval(() => {
 // A form that needs a second thought says so in hx-confirm, which htmx asks itself. A payment above
 // the payer's cash is allowed (it becomes a debt), but a typo should not ruin the evening: the form,
 // or the button pressed (the host's Charge, not its Pay), holds a question in data-over-cash, asked
-// here, before htmx sends it, when the amount typed is above the payer's data-cash.
+// here, before htmx sends it, when the amount typed is above the payer's data-cash. A payment form
+// may also hold one in data-over-half, asked when the amount is more than half the payer's cash and
+// not above it (a player paid a third of her cash to the wrong seat in one tap): the first tap only
+// asks, and nothing is sent unless the answer is yes.
 document.addEventListener("htmx:confirm", (event) => {
   const form = event.detail.elt;
   const overCash = event.detail.triggeringEvent?.submitter?.dataset.overCash ?? form.dataset.overCash;
   const amount = form.querySelector("input[name=amount]");
   const cash = payer(form);
-  if (!overCash || !amount || !cash || Number(amount.value) <= Number(cash.dataset.cash)) return;
+  if (!overCash || !amount || !cash) return;
+  const paying = Number(amount.value), having = Number(cash.dataset.cash);
+  const asked = paying > having ? overCash : paying * 2 > having ? form.dataset.overHalf : undefined;
+  if (!asked) return;
   event.preventDefault();
-  const question = overCash.replaceAll("{name}", cash.dataset.name ?? "")
+  const question = asked.replaceAll("{name}", cash.dataset.name ?? "")
     .replaceAll("{cash}", cash.dataset.money ?? cash.textContent.trim());
   if (confirm(question)) event.detail.issueRequest(true);
 });
@@ -432,3 +448,8 @@ setInterval(() => {
     box.dataset.showing = views[(views.indexOf(box.dataset.showing) + 1) % views.length];
   });
 }, ROTATE_MS);
+
+// The story's Print button (no inline handler: the page's CSP forbids them).
+document.addEventListener("click", (event) => {
+  if (event.target.closest?.("button[data-print]")) window.print();
+});

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 from pyzbar.pyzbar import decode
 
-from banker.lan import lan_address, local_only, server_url
+from banker.lan import lan_address, local_only, server_url, this_machine
 
 from .postgres import free_port
 
@@ -98,6 +98,12 @@ def test_the_url_shown_is_the_lan_address_only_when_listening_on_every_interface
 def test_only_loopback_addresses_are_local_only():
     assert local_only("127.0.0.1") and local_only("::1") and local_only("localhost")
     assert not local_only("0.0.0.0") and not local_only(lan_address())
+
+
+def test_this_machine_is_its_loopback_and_lan_addresses_and_no_other():
+    assert this_machine("127.0.0.1") and this_machine("::1") and this_machine("::ffff:127.0.0.1")
+    assert this_machine(lan_address())
+    assert not this_machine("192.0.2.7") and not this_machine("2001:db8::7") and not this_machine("")
 
 
 def test_first_run_creates_the_instance_folder_with_a_wal_database_and_a_secret_key(served):

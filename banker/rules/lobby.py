@@ -28,18 +28,19 @@ def join(state: GameState, name: str, token: str, effects: list) -> None:
 
 
 def needs_opening_roll(state: GameState, player: Player) -> bool:
-    """True until the player's opening rolls set them apart from every other player.
+    """True until the player's opening rolls set them apart from every other player."""
+    return not player.opening_rolls or bool(tied_with(state, player))
 
-    Ties roll again: a player whose rolls so far are a prefix of another's rolls once more.
-    """
+
+def tied_with(state: GameState, player: Player) -> list[Player]:
+    """The players this one is tied with for the seat order, who all roll again (none before a
+    first roll): a player whose rolls so far are a prefix of another's rolls once more."""
     mine = player.opening_rolls
     if not mine:
-        return True
-    return any(
-        other.id != player.id and other.opening_rolls[: len(mine)] == mine
-        and len(other.opening_rolls) >= len(mine)
-        for other in state.players
-    )
+        return []
+    return [other for other in state.players
+            if other.id != player.id and len(other.opening_rolls) >= len(mine)
+            and other.opening_rolls[: len(mine)] == mine]
 
 
 def opening_roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list) -> None:

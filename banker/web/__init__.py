@@ -16,6 +16,7 @@ from werkzeug.routing import BaseConverter
 from . import (amounts, api, assets, card_effects, fragments, headers, home, join, languages, ledger, limits,
                operations, player, rulebook, table, templating, tv)
 from .. import metrics
+from ..rules.lobby import tied_with
 from ..rules.mortgages import lift_cost, transfer_fee
 from ..models import db
 from ..store import CODE_ALPHABET, CODE_LENGTH
@@ -122,7 +123,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(scripts=SCRIPTS,
                                  shared_nonce=shared_nonce,
                                  language_tag=languages.tag, language_switch=languages.switch,
-                                 lift_cost=lift_cost, fee=transfer_fee)
+                                 lift_cost=lift_cost, fee=transfer_fee, tied_with=tied_with)
     app.jinja_env.globals.update(token_names=TOKEN_NAMES, group_names=GROUP_NAMES, buildings_text=buildings)
 
     @app.errorhandler(CSRFError)

@@ -67,14 +67,20 @@ def metrics():
 
 
 def _this_machine() -> bool:
-    if request.headers.get("X-Forwarded-For") and not current_app.config.get("PROXY_FIX"):
-        return False
     try:
-        address = ipaddress.ip_address(request.remote_addr or "")
+        address = ipaddress.ip_address(client_address() or "")
     except ValueError:
         return False
     mapped = getattr(address, "ipv4_mapped", None)
     return (mapped or address).is_loopback
+
+
+def client_address() -> str | None:
+    """The client's address as the app sees it (the proxy's client's with PROXY_FIX); None for a
+    request through a proxy the app does not trust, whose client it cannot know."""
+    if request.headers.get("X-Forwarded-For") and not current_app.config.get("PROXY_FIX"):
+        return None
+    return request.remote_addr
 
 
 def _no_store(response: Response, status: int) -> Response:

@@ -423,6 +423,7 @@ def page_context(game: Known, player: int | None = None) -> dict:
                                for sq in rented], currency)
     returns = sorted(story.holdings, key=lambda h: (-h.net, h.square, h.owner))
     expected = list(landings.expected(state.edition, state.settings).landings)
+    short_names = square_names(board, short=True)  # in the heat map's squares, as on the board's tiles
     page = {
         "game": game, "code": game.code, "version": game.version, "state": state, "board": board,
         "currency": currency, "players": {p.id: p for p in state.players}, "names": names, "story": story,
@@ -434,13 +435,14 @@ def page_context(game: Known, player: int | None = None) -> dict:
         "flow_rows": sorted(story.flows.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])),
         # Beside each square's landings, those this game's rules and cards lead to in the long run
         # (rules/landings.py's Markov chain), as many in all as the game made.
-        "heat": drawings.heat(board, names, story.landings, expected),
+        "heat": drawings.heat(board, names, short_names, story.landings, expected),
         "turn_time": {p.id: story.seconds_per_turn(p.id) for p in state.players}, "duration": duration,
         "me": None,
     }
     if player is not None:
         page["me"] = state.player(player)
-        page["my_heat"] = drawings.heat(board, names, story.landings_by_player.get(player, Counter()), expected)
+        page["my_heat"] = drawings.heat(board, names, short_names,
+                                        story.landings_by_player.get(player, Counter()), expected)
         page["my_best"] = story.best_deed(player)
     return page
 

@@ -4,6 +4,7 @@ board. Each is made per request from the game's story (story.py, in numbers) in 
 language and money; the text every picture says is also in the page's words beside it."""
 
 import math
+import re
 from dataclasses import dataclass
 
 from ..rules.board import Board
@@ -16,6 +17,9 @@ ROW = TEXT + 6 + BAR + 12  # a name, the bar under it, and room before the next
 BAND_GAP = 10  # between two players' blocks in the flow
 CELL = 44  # a square of the landings' board; eleven across
 SCALE = 5  # the landings' colour scale: steps shown in the board's middle
+NAME_TEXT = 7  # a square's name on the landings' board, on two lines at most over its count
+NAME_ROOM = CELL - 4  # what a line of it may take across; a longer one is drawn narrower
+NAME_CHAR = 0.56  # a Latin letter's width in a sans-serif face, on average, in its text's height
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,12 @@ def flow(flows: dict, players: list, currency: str) -> Flow | None:
 
 
 @dataclass(frozen=True)
+class NameLine:
+    text: str
+    squeezed: float | None  # the width to draw it in, when it would not fit the square as it is
+
+
+@dataclass(frozen=True)
 class Cell:
     square: int
     name: str
@@ -135,6 +145,32 @@ class Cell:
     count: int
     heat: float  # 0 (never landed on) to 1 (the most landed on)
     expected: float | None  # the landings the dice and cards would bring, when known
+    lines: tuple[NameLine, ...]  # its short name, as drawn in the square
+
+
+def _wide(ch: str) -> bool:
+    """A CJK character: as wide as it is high, and a line may break before any of them."""
+    return ord(ch) >= 0x2E80
+
+
+def _text_width(text: str) -> float:
+    """About how wide a line of a square's name draws."""
+    return sum(1.0 if _wide(ch) else NAME_CHAR for ch in text) * NAME_TEXT
+
+
+def name_lines(name: str) -> tuple[NameLine, ...]:
+    """A square's short name in its square, on one line if it fits, else two, split where the two
+    come out most even: at a space, after a hyphen (not a no-break one: « St‑Michel »), or before
+    any character of a Japanese name; never inside a word of Latin letters. A line still too wide
+    is drawn narrower (SVG's textLength) rather than over the next square."""
+    lines = (name,)
+    if _text_width(name) > NAME_ROOM:
+        parts = re.split(r"(\s+|(?<=-))", name)  # words, and what separates them: a space or nothing
+        splits = [("".join(parts[:n]), "".join(parts[n + 1:])) for n in range(1, len(parts), 2)]
+        if len(parts) == 1 and any(map(_wide, name)):
+            splits = [(name[:n], name[n:]) for n in range(1, len(name))]
+        lines = min(splits, key=lambda two: max(map(_text_width, two)), default=lines)
+    return tuple(NameLine(line, NAME_ROOM if _text_width(line) > NAME_ROOM else None) for line in lines)
 
 
 @dataclass(frozen=True)
@@ -146,11 +182,13 @@ class Heat:
     top: list[Cell]  # the most landed on first, for the words beside the picture
 
 
-def heat(board: Board, names: tuple[str, ...], landings, expected: list[float] | None = None) -> Heat:
+def heat(board: Board, names: tuple[str, ...], short: tuple[str, ...], landings,
+         expected: list[float] | None = None) -> Heat:
     """Landings on each square (a Counter by square), placed around an 11 x 11 board as the host's
-    board is (GO at the bottom right). `expected`: each square's share of all landings in the long
-    run (forty numbers that add up to 1), drawn beside the landings as the number the same number of
-    moves would bring; the rules' Markov chain (rules/landings.py) gives it."""
+    board is (GO at the bottom right), each square named in it by its `short` name (the board's
+    tiles' own, names.square_names); `names` are the words' beside it. `expected`: each square's share of all landings in the
+    long run (forty numbers that add up to 1), drawn beside the landings as the number the same
+    number of moves would bring; the rules' Markov chain (rules/landings.py) gives it."""
     most = max(landings.values(), default=0)
     moves = sum(landings.values())
     cells = []
@@ -159,7 +197,8 @@ def heat(board: Board, names: tuple[str, ...], landings, expected: list[float] |
         row, col = (11, 11 - i) if i <= 10 else (21 - i, 1) if i <= 20 else (1, i - 19) if i <= 30 else (i - 29, 11)
         cells.append(Cell(i, names[i], (col - 1) * CELL, (row - 1) * CELL, landings[i],
                           landings[i] / most if most else 0.0,
-                          expected[i] * moves if expected is not None else None))
+                          expected[i] * moves if expected is not None else None,
+                          name_lines(short[i])))
     steps = [(n / SCALE, str(round(most * n / SCALE))) for n in range(SCALE + 1)]
     top = sorted((c for c in cells if c.count), key=lambda c: (-c.count, c.square))
     return Heat(11 * CELL, CELL, cells, steps, top)

@@ -9,11 +9,12 @@ The banker shows the game on a TV from /t/<code>/tv (the TV's own page is web/tv
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import qr, store
+from .. import lan, qr, store
 from ..live import Gone
 from . import books
 from .context import Screen, TableScreen, composer_context, known, public_url
 from .languages import chosen
+from .operations import client_address
 from .respond import from_htmx, message, not_the_banker, perform
 from .seats import browser, visit_or_404, watch
 from .timeline import past, version_asked
@@ -31,7 +32,8 @@ def page(code, player=None):
         abort(404)
     # "Show on a TV" asks first only when a TV link exists: the first one stops nothing.
     tv_linked = banker is not None and store.has_view_key(game)
-    return render_template("table/page.html", picked=player, tv_linked=tv_linked, **screen.context())
+    return render_template("table/page.html", picked=player, tv_linked=tv_linked,
+                           server_here=lan.this_machine(client_address() or ""), **screen.context())
 
 
 @bp.get("/story")

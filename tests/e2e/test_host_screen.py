@@ -291,7 +291,8 @@ def test_the_banker_offers_a_trade_for_a_seat_without_a_phone(contexts, server, 
 
 
 def test_a_phone_paying_more_than_it_has_still_asks_first(contexts):
-    """The same question as the bank's charge, on a phone: there the payer's cash is the wallet's."""
+    """The same question as the bank's charge, on a phone: there the payer's cash is the wallet's.
+    More than half of it asks too; and "Pay someone" folds after each payment."""
     host, _, (ann, _) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
     ann.locator("#pay-box summary").tap()
     pay = ann.locator("#pay-box form")
@@ -304,3 +305,24 @@ def test_a_phone_paying_more_than_it_has_still_asks_first(contexts):
                       "your turn until it is paid. Pay anyway?")]
     expect(ann.locator("#wallet [data-cash]")).to_have_text(money(1500))
     expect(host.locator("#players ul.debts")).to_have_count(0)
+
+    # More than half of it asks too: the first tap changes nothing, the second pays; the box folds.
+    pay.get_by_label("Amount").fill("800")
+    ann.once("dialog", lambda dialog: asked.append(dialog.message) or dialog.dismiss())
+    pay.get_by_role("button", name="Pay").tap()
+    assert asked[1:] == [f"That is more than half of your {money(1500)}. Pay it?"]
+    expect(ann.locator("#wallet [data-cash]")).to_have_text(money(1500))
+    expect(ann.locator("#pay-box")).to_have_attribute("open", "")
+    ann.once("dialog", lambda dialog: asked.append(dialog.message) or dialog.accept())
+    pay.get_by_role("button", name="Pay").tap()
+    expect(ann.locator("#wallet [data-cash]")).to_have_text(money(700), timeout=LIVE)
+    expect(ann.locator("#pay-box")).not_to_have_attribute("open", "")
+    assert len(asked) == 3
+    # Half or less asks nothing.
+    ann.locator("#pay-box summary").tap()
+    pay.get_by_label("To").select_option(label="Bob")
+    pay.get_by_label("Amount").fill("350")
+    pay.get_by_role("button", name="Pay").tap()
+    expect(ann.locator("#wallet [data-cash]")).to_have_text(money(350), timeout=LIVE)
+    expect(ann.locator("#pay-box")).not_to_have_attribute("open", "")
+    assert len(asked) == 3

@@ -91,8 +91,8 @@ def store_act(server, code: str, actor, **action):
 def test_a_push_keeps_what_a_player_was_doing(contexts, server, artifacts):
     """Ann has tapped one die and opened the pay form when Bob's payment is pushed to her phone:
     the tapped die, the typed amount and the open form are all still there, and focus with them.
-    What a push keeps is the reader's, not the server's: Bob's open pay box, with a payee chosen and
-    an amount typed, stops offering Cy once Cy is bankrupt (and offers Cy again when the banker
+    What a push keeps is the reader's, not the server's: Bob's pay box (folded after his payment,
+    opened again), with a payee chosen and an amount typed, stops offering Cy once Cy is bankrupt (and offers Cy again when the banker
     undoes it) and keeps what Bob chose and typed; Ann's brown group, which the server opened while
     she was in debt and she never touched, folds again once the debt is paid."""
     from banker.rules import Actor
@@ -110,6 +110,7 @@ def test_a_push_keeps_what_a_player_was_doing(contexts, server, artifacts):
     pay.get_by_label("Amount").fill("10")
     pay.get_by_role("button", name="Pay").tap()
     expect(ann.locator("#turn .latest")).to_contain_text("Bob paid Ann $10.", timeout=LIVE)
+    expect(pay).not_to_have_attribute("open", "")  # Bob's box folds after his payment
     expect(ann.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1510")
     expect(turn.get_by_role("group", name="Die 1").get_by_role("radio", name="4")).to_be_checked()
     expect(ann.locator("#pay-box")).to_have_attribute("open", "")
@@ -117,6 +118,7 @@ def test_a_push_keeps_what_a_player_was_doing(contexts, server, artifacts):
     expect(amount).to_be_focused()
 
     banker, ann_id, cy_id = Actor(banker=True), 1, 3
+    pay.locator("summary").tap()
     expect(payee.locator("option", has_text="Cy")).to_have_count(1)
     payee.select_option(label="Ann")
     pay.get_by_label("Amount").fill("35")
@@ -207,6 +209,10 @@ def test_after_a_server_restart_open_pages_catch_up_by_themselves(browser, tmp_p
         first.stop()
         for page in (host, phone):  # each says it lost the connection, and keeps trying
             expect(page.locator("#reconnecting")).to_be_visible(timeout=LIVE)
+        # The host screen is on the server's own machine: it says what stopped and how to start it.
+        expect(host.locator("#reconnecting")).to_have_text(
+            "The banker program stopped. Start it again in its terminal (banker) and this page will catch up.")
+        expect(phone.locator("#reconnecting")).to_have_text("Connection lost: reconnecting to the banker’s laptop…")
         while_down = create_app(config, instance_path=str(tmp_path / "instance"))
         with while_down.app_context():
             store.act(code, {"type": "bank_pay", "player": 1, "amount": 111}, actor=Actor(banker=True))

@@ -3,6 +3,7 @@
 import pytest
 
 from banker.rules import ActionError, NotAllowed, RuleError, Settings, legal_actions, new_game
+from banker.rules.lobby import tied_with
 from banker.rules.state import TOKENS
 
 from . import ANN, BOB, BANKER, CY, GUEST, lobby, play, refusal
@@ -63,6 +64,19 @@ def test_tied_opening_rolls_roll_again_and_only_the_tied_players_do():
     state = play(state, BOB, "opening_roll", dice=[2, 2])
     state = play(state, BANKER, "start")
     assert state.order == [BOB, ANN, CY]
+
+
+def test_tied_with_names_the_players_a_tie_sends_back_to_the_dice():
+    state = lobby(3)
+    assert tied_with(state, state.player(ANN)) == []  # no roll yet: no tie
+    for player, dice in ((ANN, [4, 4]), (BOB, [5, 3]), (CY, [1, 1])):
+        state = play(state, player, "opening_roll", dice=dice)
+    assert [p.id for p in tied_with(state, state.player(ANN))] == [BOB]
+    assert [p.id for p in tied_with(state, state.player(BOB))] == [ANN]
+    assert tied_with(state, state.player(CY)) == []
+    state = play(state, ANN, "opening_roll", dice=[1, 2])  # Ann rolled again, Bob not yet
+    assert tied_with(state, state.player(ANN)) == []
+    assert [p.id for p in tied_with(state, state.player(BOB))] == [ANN]
 
 
 def test_a_tie_that_ties_again_rolls_again():

@@ -86,6 +86,9 @@ def test_the_banker_pays_for_a_seat_whose_turn_it_is_not(client, host):
     # Paying more than Bob's $1,580 asks first (static/app.js compares the amount typed).
     assert pay.attrs["data-cash"] == "1580"
     assert unescape(pay.attrs["data-over-cash"]).startswith("Bob has $1,580. Paying more")
+    # More than half of it asks too, and the box folds once the payment is applied (static/app.js).
+    assert unescape(pay.attrs["data-over-half"]) == "That is more than half of Bob's $1,580. Pay it?"
+    assert re.search(r'<details class="tools" id="seat-pay-2" data-fold>', bob.page())
     sent = {**pay.data(amount="25", memo="pizza"), "to": "1"}  # Ann, chosen in the list
     response = bob.client.post(pay.action, data=sent, headers=HTMX)
     assert "Bob paid Ann $25. (pizza)" in unescape(response.get_data(as_text=True))
@@ -235,6 +238,39 @@ def test_the_lobby_has_one_start_button_and_no_balances_yet(client, host):
     assert seats.index("Bob") < seats.index("Ann")  # and the list reads in that order
     assert "<button" not in page.split('id="players"', 1)[1].split("</section>", 1)[0]
     assert 'class="balances"' not in page
+
+
+def test_an_opening_roll_tie_is_told_on_the_tied_phones_and_the_host(client, host, phone):
+    game = new_game(client, players=3, start=False)
+    play(game, (1, {"type": "opening_roll", "dice": [4, 4]}), (2, {"type": "opening_roll", "dice": [5, 3]}),
+         (3, {"type": "opening_roll", "dice": [1, 1]}))
+    assert "You tied with Bob at 8: roll again." in phone(game, 1).page()
+    assert "You tied with Ann at 8: roll again." in phone(game, 2).page()
+    assert "tied with" not in phone(game, 3).page()
+    seats = host(game).page().split('<ol class="seats">', 1)[1].split("</ol>", 1)[0]
+    assert seats.count("tied with") == 2
+    assert "tied with Bob: rolls again" in seats and "tied with Ann: rolls again" in seats
+    play(game, (1, {"type": "opening_roll", "dice": [1, 2]}), (2, {"type": "opening_roll", "dice": [2, 2]}))
+    assert "tied with" not in phone(game, 1).page() + host(game).page()
+
+
+STOPPED = "The banker program stopped. Start it again in its terminal (banker) and this page will catch up."
+LOST = "Connection lost: reconnecting to the banker’s laptop…"
+
+
+@pytest.mark.parametrize(("address", "says"), [("127.0.0.1", STOPPED), ("::1", STOPPED), ("192.0.2.7", LOST)])
+def test_the_host_screen_on_the_servers_own_machine_says_the_banker_program_stopped(game, host, address, says):
+    """When the live connection is lost (static/app.js shows the line): on the banker's own laptop
+    only the `banker` program can have stopped; elsewhere, as on a phone, it may be the network."""
+    banker = host(game)
+    page = unescape(banker.client.get(banker.home, environ_base={"REMOTE_ADDR": address}).get_data(as_text=True))
+    assert re.search(r'<p id="reconnecting"[^>]*>([^<]*)</p>', page).group(1) == says
+    assert ("Start it again in its terminal (banker), then tap again" in page) == (says == STOPPED)
+
+
+def test_a_phone_on_the_servers_own_machine_keeps_the_phones_words(game, phone):
+    page = unescape(phone(game, 1).page())
+    assert re.search(r'<p id="reconnecting"[^>]*>([^<]*)</p>', page).group(1) == LOST
 
 
 def test_the_hosts_buy_and_decline_name_the_seat_so_a_stale_page_cannot_act_for_another(game, host):

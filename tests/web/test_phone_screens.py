@@ -206,3 +206,11 @@ def test_a_debt_laid_on_a_player_is_money_news_and_paying_it_off_themself_is_not
     play(game, (1, {"type": "pay", "to": 2, "amount": 300}))  # her own payment, beyond her cash
     assert wallet(1) == (100, paid, 300)
     assert wallet(2)[1] == 0  # a debt owed to Bob is no money of his yet
+
+
+def test_the_pay_form_asks_before_paying_more_than_half_the_cash_and_folds_after(game, phone):
+    """static/app.js asks the question, with the wallet's cash put in, and folds the marked box."""
+    page = phone(game, 1).page()
+    pay = page_form(page, "pay")
+    assert unescape(pay.attrs["data-over-half"]) == "That is more than half of your {cash}. Pay it?"
+    assert '<details id="pay-box" class="pay-box" data-fold>' in page

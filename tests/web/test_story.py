@@ -187,7 +187,14 @@ def test_the_story_page_on_the_host_and_a_phone_in_every_language(app, client, h
         assert [(b.get("data-payer"), b.get("data-payee")) for b in svg(page, "flow").iter(f"{SVG}path")] == [("2", "1")]
         assert re.search(r'<tr data-payer="2" data-payee="1">', page)
         # The landings: Baltic, Connecticut and New York twice each, every other square never.
-        texts = [t.text for t in svg(page, "heat", last=True).iter(f"{SVG}text")]
+        heat = svg(page, "heat", last=True)
+        # Each square named in it: its tile's short name, in the reader's words for a game term.
+        named = [" ".join(line.text for line in t) for t in heat.iter(f"{SVG}text") if t.get("class") == "name"]
+        assert len(named) == 40 and named[3] == "Baltic"
+        assert named[2] == translated(language, "Comm. Chest")
+        # And a Print button (static/app.js prints; the print styles hide it).
+        assert re.search(r'<button type="button" data-print>([^<]+)</button>', page).group(1) == translated(language, "Print")
+        texts = [t.text for t in heat.iter(f"{SVG}text") if t.get("class") != "name"]
         counts = [text for text in texts if not text.startswith("≈")][:40]
         assert sorted(counts) == ["0"] * 37 + ["2"] * 3
         # Under each, as many as the rules' long run expects of the game's 6 landings (rules/landings.py).
@@ -200,7 +207,7 @@ def test_the_story_page_on_the_host_and_a_phone_in_every_language(app, client, h
     assert translated(language, "Your story, %(name)s", name="Ann") in unescape(phone_page)
     # Ann's own landings: once on each of the three.
     assert sorted([t.text for t in svg(phone_page, "heat").iter(f"{SVG}text")
-                   if not t.text.startswith("≈")][:40]) == ["0"] * 37 + ["1"] * 3
+                   if t.get("class") != "name" and not t.text.startswith("≈")][:40]) == ["0"] * 37 + ["1"] * 3
     assert translated(language, "Your story, %(name)s", name="Ann") not in unescape(host_page)
 
 
@@ -274,12 +281,23 @@ def test_the_flow_is_as_thick_as_the_money_and_the_heat_map_takes_expected_landi
 
     board = load_board("us")
     names = tuple(sq.name for sq in board.squares)
-    landed = heat(board, names, Counter({3: 2, 39: 6}), expected=[1 / 40] * 40)
+    landed = heat(board, names, names, Counter({3: 2, 39: 6}), expected=[1 / 40] * 40)
     go, baltic, boardwalk = landed.cells[0], landed.cells[3], landed.cells[39]
     assert (go.x, go.y, boardwalk.x, boardwalk.y) == (440, 440, 440, 396)  # GO at the bottom right
     assert (baltic.count, baltic.heat, boardwalk.heat, go.heat) == (2, pytest.approx(1 / 3), 1.0, 0.0)
     assert go.expected == pytest.approx(8 / 40)  # eight moves, a fortieth of them
     assert [c.name for c in landed.top] == ["Boardwalk", "Baltic Avenue"]
+
+
+def test_a_squares_name_in_the_heat_map_takes_two_lines_where_one_is_too_wide():
+    from banker.web.story_drawings import NAME_ROOM, name_lines
+
+    assert [(l.text, l.squeezed) for l in name_lines("GO")] == [("GO", None)]
+    assert [l.text for l in name_lines("Bd de la Villette")] == ["Bd de la", "Villette"]  # most even
+    assert [l.text for l in name_lines("マーヴィンガーデン")] == ["マーヴィ", "ンガーデン"]  # no spaces: anywhere
+    # A word too long for the square even alone is drawn narrower, never over the next square nor
+    # broken inside.
+    assert [(l.text, l.squeezed) for l in name_lines("Vaugirardissimo")] == [("Vaugirardissimo", NAME_ROOM)]
 
 
 def test_a_long_games_net_worth_line_keeps_each_units_lowest_and_highest():
