@@ -299,11 +299,12 @@ class TableScreen(Screen):
 
     @cached_property
     def lobby(self) -> dict:
-        """The join QR and the suggested seat order (in the lobby only)."""
+        """The join QR, the suggested seat order and the tokens taken (in the lobby only)."""
         join_url = public_url(url_for("join.page", code=self.game.code))
         if self.state.status != "lobby":
             return {"join_url": join_url}
-        return {"join_url": join_url, "join_qr": qr.svg(join_url), **_seat_places(self.state)}
+        return {"join_url": join_url, "join_qr": qr.svg(join_url), **_seat_places(self.state),
+                "taken_tokens": {p.token for p in self.state.players}}
 
     @cached_property
     def tools(self) -> dict:
