@@ -198,6 +198,7 @@ def test_a_won_building_is_placed_from_the_phone(client, host, phone):
     state = game.state()
     assert deed(state, 1)["houses"] == 1 and state["pending"] is None
     assert seat(state, 1)["cash"] == 1580 - 5 and state["bank"]["houses"] == 31
+    assert game.events()[-1]["text"] == "Ann placed the house won at auction on Mediterranean Avenue."
 
 
 def test_the_live_turn_panel_of_the_host_carries_the_close_form_only_for_the_banker(game, host, stranger):
@@ -248,3 +249,4 @@ def test_the_host_offers_a_shortage_auction_only_when_legal_and_its_bidders_get_
     assert page_forms(ann.page(), "bid") and page_forms(ann.page(), "pass")
     assert not page_forms(bob.page(), "bid")  # Bob has no lot to place it on
     assert page_forms(banker.page(), "close_auction")
+
