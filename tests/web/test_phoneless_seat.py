@@ -23,9 +23,12 @@ def test_the_banker_adds_a_player_without_a_phone_who_is_then_played_and_given_a
     assert "Add a player without a phone" in html
     # The tokens offered are the free ones: Ann's hat and Bob's car are not.
     assert page_form(html, "join").choices["token"] == ["dog", "iron", "ship", "wheelbarrow", "thimble", "cat"]
-    answer = add(banker, "Hugo", "dog")
+    form = page_form(html, "join")
+    answer = banker.submit(form, name="Hugo", token="dog")
     assert answer.status_code == 303
     assert "Hugo joined" in messages(banker.page(answer.headers["Location"]))
+    assert names(lobby) == ["Ann", "Bob", "Hugo"]
+    banker.submit(form, name="Hugo", token="dog")  # a double tap: the same nonce seats nobody more
     assert names(lobby) == ["Ann", "Bob", "Hugo"]
     # The banker holds no badge for Hugo's seat: the host's browser has no phone screen.
     assert banker.client.get(f"/p/{lobby.code}").status_code == 302
