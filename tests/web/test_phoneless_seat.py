@@ -1,11 +1,12 @@
 """A seat without a phone: the banker adds it in the lobby, plays it from "Act for", and a rejoin
 code gives it a phone later."""
 
+import re
 from html import unescape
 
 import pytest
 
-from .games import messages, page_form, page_forms, rejoin_address, take_seat
+from .games import messages, page_form, page_forms, take_seat
 
 
 def names(game) -> list[str]:
@@ -44,9 +45,14 @@ def test_the_banker_adds_a_player_without_a_phone_who_is_then_played_and_given_a
     hugo = next(p for p in lobby.state()["players"] if p["id"] == 3)
     assert hugo["position"] == 3
 
-    # Hugo finds a phone: the seat's rejoin code moves it there, and the phone plays it.
+    # Hugo finds a phone: the seat's rejoin code moves it there, and the phone plays it. The code's
+    # page points a phone-less player at the lobby's button.
+    made = banker.client.post(f"/t/{lobby.code}/seats/3/rejoin", data={"csrf_token": banker.csrf})
+    code_page = unescape(banker.client.get(made.headers["Location"]).get_data(as_text=True))
+    assert "“Add a player without a phone”" in code_page
+    address = re.search(r'<p class="url">([^<]+)</p>', code_page).group(1)
     phone = app.test_client()
-    taken = take_seat(phone, rejoin_address(banker, 3))
+    taken = take_seat(phone, address)
     assert taken.status_code == 303 and taken.headers["Location"] == f"/p/{lobby.code}"
     screen = phone.get(f"/p/{lobby.code}").get_data(as_text=True)
     assert "Hugo" in screen
