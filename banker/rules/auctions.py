@@ -32,17 +32,33 @@ def open_building_auction(state: GameState, building: str, effects: list) -> Non
     stock = state.bank_houses if building == "house" else state.bank_hotels
     if stock < 1:
         raise RuleError("none_left", N_("The bank has no {building} left to auction."), building=building)
+    floors = _shortage_floors(state, building)
+    if not floors:
+        raise RuleError("nobody_can_build", N_("Nobody can place a {building} now."), building=building)
+    state.auction = Auction(id=state.next_id(), building=building, bidders=[int(k) for k in floors],
+                            floors=floors)
+    effects.append(happened.auction_opened(state.auction.id, building=building))
+
+
+def building_auctions(state: GameState) -> list[str]:
+    """The buildings ("house", "hotel") the banker may auction now, for screens to offer: in play,
+    with no auction or decision open, the bank holding one, and someone able to place it."""
+    if state.status != "playing" or state.auction or state.pending:
+        return []
+    stock = {"house": state.bank_houses, "hotel": state.bank_hotels}
+    return [b for b in ("house", "hotel") if stock[b] >= 1 and _shortage_floors(state, b)]
+
+
+def _shortage_floors(state: GameState, building: str) -> dict[str, int]:
+    """Each player who could place the building now (by id, as text), with their lowest bid: 1, or
+    under `shortage_auction_floor: "cost"` the house cost of their cheapest lot that could take it."""
     floors = {}
     for p in state.players:
         lots = [sq for sq in state.deeds if state.deeds[sq].owner == p.id and can_place(state, p.id, sq, building)]
         if lots and not p.bankrupt:
             cheapest = min(state.board[sq].house_cost for sq in lots)
             floors[str(p.id)] = cheapest if state.settings.shortage_auction_floor == "cost" else 1
-    if not floors:
-        raise RuleError("nobody_can_build", N_("Nobody can place a {building} now."), building=building)
-    state.auction = Auction(id=state.next_id(), building=building, bidders=[int(k) for k in floors],
-                            floors=floors)
-    effects.append(happened.auction_opened(state.auction.id, building=building))
+    return floors
 
 
 def leave(state: GameState, player_id: int, effects: list) -> None:

@@ -51,7 +51,8 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
     One query reads the game, the sender's seat or badge and a first use of the nonce; then the
     snapshot is updated and the event appended. Raises LookupError (no such game), UnknownSecret,
     a GameError (refused) or Busy. A join gives the new seat `seat_token` (the API's) or, from a
-    browser, the browser a badge for it. An in-process caller that knows who acts (a benchmark, a
+    phone's browser, the browser a badge for it; the banker's browser seats a player without a phone
+    and holds no badge for the seat (a rejoin code gives the seat a phone later). An in-process caller that knows who acts (a benchmark, a
     test) may name the `actor` instead; requests always go by their secret or browser.
 
     When the database drops the connection mid-action (a PostgreSQL restart), the action is tried
@@ -107,7 +108,7 @@ def _tries(code: str, data: dict, sender: Sender, nonce: str | None, browser: Br
                 if player is not None:
                     db.session.add(Seat(game_id=row.id, player_id=player,
                                         token_hash=token_hash(seat_token or new_token())))
-                    if browser is not None:
+                    if browser is not None and browser.role == "seat":  # the banker seats a phone-less player
                         give_badge(row.id, browser, player)
                 notifier().relay(db.session, code, version)  # other processes hear of it on commit
                 db.session.commit()

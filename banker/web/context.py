@@ -24,6 +24,7 @@ from ..live.memory import Known
 from ..models import Game
 from ..rules import Actor, legal_actions
 from ..rules.actions import UNDO
+from ..rules.auctions import building_auctions
 from ..rules.bankruptcy import owed, raisable_cash
 from ..rules.cards import deck, holder
 from ..rules.holdings import holdings
@@ -249,8 +250,8 @@ class TableScreen(Screen):
                  "time_limit"),
         "undo": ("undoable",),
         "balances": (),
-        "bank_tools": ("roster",),
-        "players": ("undoable", "roster"),
+        "bank_tools": ("roster", "shortage"),
+        "players": ("undoable", "roster", "shortage"),
         "board": ("cells",),
         "history": ("history",),
     }
@@ -263,7 +264,7 @@ class TableScreen(Screen):
         "undo": ("undoable", "undoable_seq", "state.status"),
         "balances": ("state.players", "state.turn", "state.status", "state.bank_houses", "state.bank_hotels",
                      "state.free_parking", "state.debts"),
-        "bank_tools": ("state.status", "roster"),
+        "bank_tools": ("state.status", "roster", "building_auctions"),
         "players": ("state.status",),  # the panel itself; what it holds are parts of their own
         "board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels"),
         "history": ("history",),
@@ -299,11 +300,12 @@ class TableScreen(Screen):
 
     @cached_property
     def lobby(self) -> dict:
-        """The join QR and the suggested seat order (in the lobby only)."""
+        """The join QR, the suggested seat order and the tokens taken (in the lobby only)."""
         join_url = public_url(url_for("join.page", code=self.game.code))
         if self.state.status != "lobby":
             return {"join_url": join_url}
-        return {"join_url": join_url, "join_qr": qr.svg(join_url), **_seat_places(self.state)}
+        return {"join_url": join_url, "join_qr": qr.svg(join_url), **_seat_places(self.state),
+                "taken_tokens": {p.token for p in self.state.players}}
 
     @cached_property
     def tools(self) -> dict:
@@ -370,6 +372,12 @@ class TableScreen(Screen):
     def roster(self) -> dict:
         """The seats as the banker's tools list them (who is still in the game)."""
         return {"roster": tuple((p.id, p.name, p.bankrupt) for p in self.state.players)}
+
+    @cached_property
+    def shortage(self) -> dict:
+        """The houses or hotels the banker's tools offer to auction in a shortage: those the rules
+        allow now (rules.auctions.building_auctions); the banker judges the shortage."""
+        return {"building_auctions": tuple(building_auctions(self.state)) if self.banker else ()}
 
 
 class Token(NamedTuple):

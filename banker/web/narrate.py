@@ -244,8 +244,12 @@ STORIES = {
     # The entry taken back is told by the ledger (undid); an undo told alone names no entry number.
     "undone": lambda p, e: (_("{player} took back their last action.").format(**p) if "player" in e
                             else _("The banker undid the last entry.")),
+    # A building bought is told by its payment (summary leaves "built" out then); this is one won at
+    # a shortage auction, placed with no payment.
+    "built": lambda p, e: (_("{player} placed the hotel won at auction on {square}.") if e["level"] == 5
+                           else _("{player} placed the house won at auction on {square}.")).format(**p),
     # Told by the transfer that paid for it: "Ann bought Boardwalk for $400."
-    "bought": None, "built": None, "sold": None, "levels_set": None, "mortgaged": None, "unmortgaged": None,
+    "bought": None, "sold": None, "levels_set": None, "mortgaged": None, "unmortgaged": None,
     "debt_paid": None,
 }
 
@@ -325,6 +329,9 @@ def summary(state: GameState, effects: list[dict]) -> str:
     settling = {e["debtor"] for e in effects if e["kind"] == "debt_paid"}
     if settling:
         effects = [{**e, "settles": True} if e["kind"] == "transfer" and e["from"] in settling else e for e in effects]
+    # A building bought is told by the transfer that paid for it (STORIES, "built").
+    if any(e["kind"] == "transfer" for e in effects):
+        effects = [e for e in effects if e["kind"] != "built"]
     return sentence_gap().join(text for text in (story(state, e) for e in effects) if text)
 
 

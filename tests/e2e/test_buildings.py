@@ -1,7 +1,9 @@
 """Issue: a phone builds on a complete group and the host's supply counter and board map change
 without a reload. Ann owns the dark blue group (arranged through the store with legal actions, not
 the UI); on her phone she builds evenly, is told why an uneven house is refused, sells the whole
-group back and mortgages Boardwalk; the host's supply, board and balances follow live."""
+group back and mortgages Boardwalk; the host's supply, board and balances follow live. Then, in a
+building shortage, the banker auctions a house from the host, both phones bid, and the winner places
+it."""
 
 import re
 
@@ -14,7 +16,7 @@ from .test_tv import SHOWN
 pytestmark = pytest.mark.e2e
 
 START_CASH = 1500
-SHORT_LINE, PARK_PLACE, BOARDWALK = 35, 37, 39
+MEDITERRANEAN, BALTIC, SHORT_LINE, PARK_PLACE, BOARDWALK = 1, 3, 35, 37, 39
 PARK_PRICE, BOARDWALK_PRICE = 350, 400
 HOUSE = 200                      # dark blue house cost; selling one refunds half
 BOARDWALK_LOAN, BOARDWALK_LIFT = 200, 220
@@ -150,6 +152,50 @@ def test_building_on_a_complete_group_updates_the_host_live(contexts, server, ar
     ann.screenshot(path=artifacts / "buildings-phone-mortgaged.png", full_page=True)
     ann.locator('#wallet [data-group="dark_blue"]').screenshot(path=artifacts / "buildings-phone-deeds.png")
     host.screenshot(path=artifacts / "buildings-host-mortgaged.png", full_page=True)
+
+    # A building shortage, from the host and both phones. Bob gets the brown group through legal
+    # turns (arranged through the store), and Ann repays Boardwalk's mortgage: both could place a
+    # house. The banker opens the house's auction from the host's tools; the two phones bid.
+    store_act(server, code, banker, type="move", player=ann_id, square=17)
+    store_act(server, code, seat, type="roll", dice=[1, 2])  # the third roll: onto Free Parking
+    store_act(server, code, seat, type="end_turn")
+    bob_id = player_id(server, code, "Bob")
+    bob_seat = Actor(player=bob_id)
+    store_act(server, code, banker, type="move", player=bob_id, square=BOARDWALK)
+    for square in (MEDITERRANEAN, BALTIC):  # past GO (+200) and onto each brown lot, bought
+        assert store_act(server, code, bob_seat, type="roll", dice=[1, 1]).player(bob_id).position == square
+        store_act(server, code, bob_seat, type="buy")
+    store_act(server, code, banker, type="move", player=bob_id, square=7)
+    store_act(server, code, bob_seat, type="roll", dice=[1, 2])  # Just Visiting
+    store_act(server, code, bob_seat, type="end_turn")
+    state = store_act(server, code, seat, type="unmortgage", square=BOARDWALK)
+    bob_cash = state.player(bob_id).cash
+
+    host.locator("#shortage-box summary").click()
+    host.get_by_role("button", name="Auction one house").click()
+    for page in (host, ann, bob):
+        auction = page.locator("#turn .auction")
+        expect(auction.locator(".lot-for-sale")).to_contain_text("one house", timeout=LIVE)
+        expect(auction.locator(".bidders")).to_have_text("Ann, Bob")
+    expect(host.locator("#shortage-box")).to_have_count(0)  # one auction at a time
+    for phone, bid in ((ann, 10), (bob, 20)):
+        typed = phone.locator("#turn .typed-bid")
+        typed.get_by_label("Your bid").fill(str(bid))
+        typed.get_by_role("button", name="Bid").tap()
+        expect(host.locator("#turn .auction .high-bid")).to_contain_text(money(bid), timeout=LIVE)
+    ann.locator("#turn").get_by_role("button", name="Pass").tap()
+    expect(bob.locator("#turn .offer")).to_contain_text("You won a house", timeout=LIVE)
+    bob.locator(f'#wallet .lot[data-square="{MEDITERRANEAN}"]').get_by_role("button", name="Place here").tap()
+    bob_cash -= 20
+    expect(host.locator(f'#board [data-square="{MEDITERRANEAN}"] .band .house')).to_have_count(1, timeout=LIVE)
+    for counter in (host_supply, center_supply):
+        expect(counter).to_have_attribute("data-houses", str(SUPPLY - 1), timeout=LIVE)
+        expect(counter).to_have_attribute("data-hotels", "12")
+    expect(bob.locator("#wallet [data-cash]")).to_have_attribute("data-cash", str(bob_cash), timeout=LIVE)
+    expect(host.locator(f'table.balances tr[data-player="{bob_id}"] td.cash')).to_have_attribute(
+        "data-cash", str(bob_cash))
+    expect(host.locator("#turn .auction")).to_have_count(0)
+    host.screenshot(path=artifacts / "buildings-host-shortage.png", full_page=True)
 
     # No screen reloaded; the only error is the refused stale tap's 422.
     assert contexts.loads == {"host": ["/", f"/t/{code}"],

@@ -9,6 +9,7 @@ Every money movement is checked against the ledger with `go` (see `conserved`).
 import pytest
 
 from banker.rules import ActionError, NotAllowed, RuleError, Settings, legal_actions
+from banker.rules.auctions import building_auctions
 
 from . import (
     ANN, BANKER, BOB, BROWN, CY, GREEN, HOTELS, HOUSES, LIGHT_BLUE, ORANGE, PINK, RED, YELLOW, act,
@@ -611,3 +612,30 @@ def test_money_and_deeds_are_conserved_across_auctions(game3):
     assert owners == {READING: CY, 8: ANN, 11: BOB, 13: BOB, 14: BOB}
     assert [cash(state, p) for p in (ANN, BOB, CY)] == [1500 - 99, 1500 - 70 - 25, 1500 - 180 + 25]
     assert supply(state) == (HOUSES - 1, HOTELS)
+
+
+def offered_is_legal(state) -> list[str]:
+    """The buildings whose auction the banker's screen offers, checked against the rules' verdict."""
+    legal = []
+    for building in ("house", "hotel"):
+        try:
+            act(state, BANKER, "auction_building", building=building)
+            legal.append(building)
+        except RuleError:
+            pass
+    assert building_auctions(state) == legal
+    return legal
+
+
+def test_the_building_auctions_offered_are_those_the_rules_allow(game, houses3):
+    assert offered_is_legal(houses3) == ["house"]
+    assert offered_is_legal(set_buildings(funded(houses3, BOB), BOB, {11: 4, 13: 4, 14: 4})) == ["house", "hotel"]
+    # No house left; Bob's lots of four houses could take a hotel.
+    assert offered_is_legal(use_every_house(owning(game, ANN, *BROWN), BOB)) == ["hotel"]
+    assert offered_is_legal(owning(game, ANN, 1, 6, 8)) == []  # nobody could place one
+    offered = play(houses3, ANN, "roll", dice=[2, 3])
+    assert offered_is_legal(offered) == []  # a decision is open
+    assert offered_is_legal(play(offered, ANN, "decline")) == []  # a deed auction is open
+    state = play(houses3, BANKER, "auction_building", building="house")
+    assert offered_is_legal(state) == []  # the building's own auction
+    assert offered_is_legal(play(play(state, ANN, "bid", amount=5), BOB, "pass")) == []  # Ann places it

@@ -8,7 +8,7 @@ from html import unescape
 
 import pytest
 
-from .games import AUCTION, deed, messages, new_game, page_form, page_forms, play, seat
+from .games import AUCTION, BROWN, deed, messages, new_game, page_form, page_forms, play, seat
 
 
 @pytest.fixture
@@ -198,6 +198,7 @@ def test_a_won_building_is_placed_from_the_phone(client, host, phone):
     state = game.state()
     assert deed(state, 1)["houses"] == 1 and state["pending"] is None
     assert seat(state, 1)["cash"] == 1580 - 5 and state["bank"]["houses"] == 31
+    assert game.events()[-1]["text"] == "Ann placed the house won at auction on Mediterranean Avenue."
 
 
 def test_the_live_turn_panel_of_the_host_carries_the_close_form_only_for_the_banker(game, host, stranger):
@@ -222,3 +223,30 @@ def test_a_bid_typed_for_one_lot_is_not_kept_for_another_auction_with_the_same_i
     second = (game.state()["auction"], TYPED_BID.findall(phone(game, 2).page()))
     assert first[0]["id"] == second[0]["id"] and (first[0]["square"], second[0]["square"]) == (3, 6)
     assert len(first[1]) == len(second[1]) == 1 and first[1] != second[1]
+
+
+def test_the_host_offers_a_shortage_auction_only_when_legal_and_its_bidders_get_bid_controls(
+        client, host, phone, stranger):
+    """The banker's tools offer a house or hotel's auction while the rules allow one; the phones
+    that could place it get the deed auction's bid controls, the others none."""
+    game = new_game(client, players=3)
+    banker = host(game)
+    assert not page_forms(banker.page(), "auction_building")  # nobody could place a building
+    play(game, *BROWN)  # Ann owns the brown group
+    html = banker.page()
+    assert [f.get("building") for f in page_forms(html, "auction_building")] == ["house"]
+    assert "Auction the bank's last buildings" in html
+    assert not page_forms(stranger(game).page(), "auction_building")
+    assert not page_forms(phone(game, 1).page(), "auction_building")
+
+    opened = banker.submit(page_form(html, "auction_building"), htmx=True)
+    assert opened.status_code == 200
+    assert game.state()["auction"]["building"] == "house"
+    assert not page_forms(banker.page(), "auction_building")  # one auction at a time
+    assert not page_forms(banker.pushed(), "auction_building")
+    ann, bob = phone(game, 1), phone(game, 2)
+    assert "one house" in panel(ann.page()) and "one house" in panel(bob.page())
+    assert page_forms(ann.page(), "bid") and page_forms(ann.page(), "pass")
+    assert not page_forms(bob.page(), "bid")  # Bob has no lot to place it on
+    assert page_forms(banker.page(), "close_auction")
+
