@@ -24,8 +24,7 @@ from banker import create_app
 from banker.cli import make_server
 from banker.live.slots import SPARE_THREADS
 from banker.live.stream import HANG_UP_SECONDS
-from banker.models import Badge, Game, db
-from banker.store import new_token, token_hash
+from banker.models import db
 
 from .postgres import free_port
 
@@ -115,18 +114,6 @@ class Banker:
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
 
-    def badges(self, code: str, players: int) -> list[str]:
-        """The cookies of new browsers holding the banker's badge and seats 1 to `players`' in game
-        `code` (one each), as creating the game on the home page and joining it leave them."""
-        keys = [new_token() for _ in range(players + 1)]
-        signing = self.app.session_interface.get_signing_serializer(self.app)
-        with self.app.app_context():
-            game = db.session.scalar(db.select(Game.id).where(Game.code == code))
-            db.session.add_all(Badge(browser_hash=token_hash(key), game_id=game, role="seat" if player else "banker",
-                                     player_id=player or None) for player, key in enumerate(keys))
-            db.session.commit()
-        return [f"{self.app.config['SESSION_COOKIE_NAME']}={signing.dumps({'browser': key})}" for key in keys]
-
     @property
     def open_slots(self) -> int:
         return self.app.extensions["banker.live"].open
@@ -207,32 +194,6 @@ def test_one_address_cannot_deny_another_games_screens(banker):
         assert get(banker.port, f"/t/{ours}", "127.0.0.6")[0] == 200
     finally:
         vanish(streams)
-
-
-def test_a_club_of_ninety_screens_behind_one_proxy_address_all_follow_their_games(tmp_path):
-    """Issue 33: ten tables of nine screens (the banker's and eight phones', each its own browser,
-    as joining leaves it) reaching `banker` through one proxy from one public address: every one
-    gets its slot, the threads allowing (110 here: 94 slots)."""
-    server = Banker(tmp_path, threads=110, connections=200, PROXY_FIX=1)
-    streams, statuses = [], []
-    try:
-        for _table in range(10):
-            code = post(server.port, "/api/games", {})["code"]
-            for player, token in enumerate(("hat", "car", "dog", "iron", "ship", "wheelbarrow", "thimble", "cat"), 1):
-                joined = post(server.port, f"/api/games/{code}/players", {"name": f"P{player}", "token": token})
-                assert joined["player_id"] == player
-            for screen, cookie in zip("tpppppppp", server.badges(code, 8)):
-                status, stream = follow(server.port, code, cookie, "127.0.0.1", screen,
-                                        "X-Forwarded-For: 203.0.113.7\r\n")
-                statuses.append(status)
-                streams.append(stream)
-        assert statuses == [200] * 90 and server.open_slots == 90
-        vanish(streams)
-        streams = []
-        assert until(lambda: server.open_slots == 0, FREED)  # (and then the server stops at once)
-    finally:
-        vanish(streams)
-        server.stop()
 
 
 def test_slow_clients_cannot_stop_the_server_accepting(banker):
