@@ -81,6 +81,13 @@ def test_every_worker_answers_metrics_for_all_and_the_access_log_keeps_the_secre
     assert call(port, f"/api/games/{code}/actions", {"type": "start", "order": [1, 2]}, banker)[0] == 200
     key = json.loads(call(port, f"/api/games/{code}/tv", {}, banker)[1])["url"].rsplit("/", 1)[1]
     assert call(port, f"/tv/{code}/{key}")[0] == 200
+    # The kernel deals the connections over the two workers as it likes (all of them to one, now and
+    # then): refused actions, each on a connection of its own, until each worker has counted one.
+    nudges = 0
+    while len(_writers(shared)) < 2 and nudges < 100:
+        assert 400 <= call(port, f"/api/games/{code}/actions", {"type": "end_turn"}, seats[1])[0] < 500  # not Bob's turn
+        nudges += 1
+    assert len(_writers(shared)) == 2  # each worker writes its own
     scrapes = 6
     for _ in range(scrapes):  # whichever worker answers
         status, text = call(port, "/metrics")
@@ -89,8 +96,7 @@ def test_every_worker_answers_metrics_for_all_and_the_access_log_keeps_the_secre
                    for family in text_string_to_metric_families(text) for s in family.samples}
         assert samples["banker_actions_total", (("outcome", "applied"), ("type", "join"))] == 2
         assert samples["banker_actions_total", (("outcome", "applied"), ("type", "start"))] == 1
-    assert len({path.stem.rsplit("_", 1)[1] for path in shared.glob("*.db")}) == 2  # each worker writes its own
-    asked = 1 + 2 + 1 + 1 + 1 + scrapes
+    asked = 1 + 2 + 1 + 1 + 1 + nudges + scrapes
     for _ in range(200):  # a line is written once its answer is closed, just after the client read it
         if len(_requests(said)) - asked_before >= asked:
             break
@@ -99,6 +105,11 @@ def test_every_worker_answers_metrics_for_all_and_the_access_log_keeps_the_secre
     assert len(lines) == asked
     assert not [line for line in lines for secret in (banker, key, *seats) if secret in line]
     assert f'"GET /tv/{code}/***" 200' in "".join(lines)
+
+
+def _writers(shared) -> set[str]:
+    """The workers (their process ids) that have written metrics into the shared folder."""
+    return {path.stem.rsplit("_", 1)[1] for path in shared.glob("*.db")}
 
 
 def _requests(said: list[str]) -> list[str]:
