@@ -55,14 +55,27 @@ def local_only(host: str) -> bool:
     return all(ipaddress.ip_address(address).is_loopback for address in addresses)
 
 
-def this_machine(address: str) -> bool:
-    """Whether `address` is one of this machine's own (a loopback address, or its address on the
-    network): a socket can be bound only to a machine's own addresses. Nothing is sent."""
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """A client's address as an IP address (an IPv4 one written as IPv6, as itself); None for junk."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
+        return None
+    return getattr(ip, "ipv4_mapped", None) or ip
+
+
+def loopback(address: str) -> bool:
+    """Whether a client's `address` is this machine's loopback."""
+    ip = _ip(address)
+    return ip is not None and ip.is_loopback
+
+
+def this_machine(address: str) -> bool:
+    """Whether `address` is one of this machine's own (a loopback address, or its address on the
+    network): a socket can be bound only to a machine's own addresses. Nothing is sent."""
+    ip = _ip(address)
+    if ip is None:
         return False
-    ip = getattr(ip, "ipv4_mapped", None) or ip
     if ip.is_loopback:
         return True
     family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET

@@ -13,8 +13,8 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from . import (amounts, api, assets, card_effects, fragments, headers, home, join, languages, ledger, limits,
-               operations, player, rulebook, table, templating, tv)
+from . import (amounts, api, assets, card_effects, fragments, headers, home, imports, join, languages, ledger,
+               limits, operations, player, rulebook, table, templating, tv)
 from .. import metrics
 from ..rules.lobby import tied_with
 from ..rules.mortgages import lift_cost, transfer_fee
@@ -109,6 +109,7 @@ def init_app(app: Flask) -> None:
                    timezone_selector=languages.zone)
     languages.init_app(app)
     ledger.init_app(app)
+    app.extensions["banker.importing"] = imports.Importing()  # the game files parsed now
     fragments.init_app(app)
     for blueprint in (home.bp, table.bp, player.bp, join.bp, tv.bp, api.bp, operations.bp):
         app.register_blueprint(blueprint)

@@ -57,8 +57,7 @@ def turn():
     """This request's turn to import (Busy if none): the app's Importing, at the client's address.
     Once its answer is sent, what the import held is gone (a refusal's too), and its memory is
     handed back."""
-    importing = current_app.extensions.setdefault("banker.importing", Importing())
-    with importing.turn(request.remote_addr or ""):
+    with current_app.extensions["banker.importing"].turn(request.remote_addr or ""):
 
         @after_this_request
         def then(response):

@@ -7,7 +7,6 @@ The access log is the app's own, on the `banker.access` logger, so it is the sam
 paths. A line is written once the answer is closed: for a live connection, when it ends.
 """
 
-import ipaddress
 import logging
 import re
 import time
@@ -20,6 +19,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, jsonify, reque
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
+from .. import lan
 from ..models import Game, db
 from ..store.engine import in_one_line
 
@@ -61,18 +61,9 @@ def metrics():
     to any other client (its address as the app sees it, the proxy's client's with PROXY_FIX; a
     request through a proxy the app does not trust is not this machine's)."""
     found = current_app.extensions.get("banker.metrics")
-    if found is None or not _this_machine():
+    if found is None or not lan.loopback(client_address() or ""):
         abort(404)
     return _no_store(Response(found.text(), content_type=found.CONTENT_TYPE), 200)
-
-
-def _this_machine() -> bool:
-    try:
-        address = ipaddress.ip_address(client_address() or "")
-    except ValueError:
-        return False
-    mapped = getattr(address, "ipv4_mapped", None)
-    return (mapped or address).is_loopback
 
 
 def client_address() -> str | None:
