@@ -21,6 +21,15 @@ class GameError(ValueError):
         self.message = message
         self.params = params
 
+    def __reduce__(self):
+        # Pickled as made, not from the sentence Exception keeps: a refusal comes back to the server
+        # from the process that replayed a game file (web/imports.py).
+        return _made, (type(self), self.code, self.message, self.params)
+
+
+def _made(kind: type, code: str, message: str, params: dict) -> GameError:
+    return kind(code, message, **params)
+
 
 class ActionError(GameError):
     """The action itself is malformed: unknown type, missing field, a value out of range."""

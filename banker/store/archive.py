@@ -13,9 +13,11 @@ disagree a little), and the new game is created at its import, whatever the file
 old purge (purge.py) counts its age from there."""
 
 import json
+import pickle
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import BinaryIO
 
 from sqlalchemy import select
 
@@ -66,6 +68,9 @@ class BadEvent(ActionError):
         # Told in words by the web layer (web/books.refused), with `why` in the reader's language.
         super().__init__("bad_event", "Event {seq} of the file does not replay: {why}", seq=seq, why=why.message)
         self.why, self.state = why, state
+
+    def __reduce__(self):  # pickled as made (rules/errors.py's GameError)
+        return BadEvent, (self.params["seq"], self.why, self.state)
 
 
 def head(game: Game) -> dict:
@@ -210,6 +215,27 @@ def bring_back(archive, browser: Browser | None = None) -> tuple[Game, str]:
     store would have left them. Returns the game and the banker's new secret token; a browser that
     brings it back (the home page) gets the banker's badge. The seats' phones come back with rejoin
     codes: no seat's secret is in the file. Raises BadArchive or BadEvent, having written nothing."""
+    return replayed(archive).save(browser)
+
+
+def replay_file(raw: bytes | None) -> "Replay":
+    """A file's bytes read (read) and replayed (replayed): all of an import but its writing, which
+    needs nothing else. None, a form sent without its file, is not a game."""
+    return replayed(read(raw) if raw is not None else None)
+
+
+def replay_apart(source: BinaryIO, sink: BinaryIO) -> None:
+    """replay_file in a process of its own (web/imports.py starts it): the file's bytes from
+    `source`, and to `sink` the Replay, or the refusal, pickled for the server to save or raise."""
+    try:
+        outcome = replay_file(source.read())
+    except GameError as refusal:
+        outcome = refusal
+    pickle.dump(outcome, sink, pickle.HIGHEST_PROTOCOL)
+
+
+def replayed(archive) -> "Replay":
+    """An archive checked and replayed event by event, ready to save; BadArchive or BadEvent."""
     if not isinstance(archive, dict) or archive.get("format") != FORMAT or "version" not in archive:
         raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
     if archive["version"] != VERSION or type(archive["version"]) is not int:
@@ -228,15 +254,15 @@ def bring_back(archive, browser: Browser | None = None) -> tuple[Game, str]:
     listed = archive.get("events")
     if created is None or not isinstance(listed, (list, Events)):
         raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
-    replayed = Replay(edition, settings)
-    if created > replayed.latest:
+    replay = Replay(edition, settings)
+    if created > replay.latest:
         raise BadArchive("archive_in_the_future", N_("This file is dated {time}, later than this computer's clock: "
                                                      "check the date of the laptop that exported it, and of this one."),
                          time=_told(created))
     for seq, event in enumerate(listed, 1):
-        replayed.event(seq, event)
-    replayed.check_undone()
-    return replayed.save(browser)
+        replay.event(seq, event)
+    replay.check_undone()
+    return replay
 
 
 class Row:

@@ -9,7 +9,6 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from .. import store
 from ..rules.errors import GameError
 from ..rules.view import state_json
-from ..store import archive
 from . import books, countdown, imports
 from .context import known, public_url
 from .ledger import told_page
@@ -212,8 +211,7 @@ def bring_back():
     try:
         with imports.turn():
             # Not JSON: archive_cut_short when the file ends before its JSON does, else not_an_archive.
-            # The body is let go once parsed (only archive.read holds it).
-            game, banker_token = store.bring_back(archive.read(request.get_data(cache=False)))
+            game, banker_token = imports.bring_back(request.get_data(cache=False))
     except imports.Busy:
         return *error("busy", imports.busy_message(), 503), {"Retry-After": str(imports.RETRY_SECONDS)}
     except RequestEntityTooLarge:  # on its announced length, before any of it is read

@@ -10,7 +10,6 @@ from .. import store
 from ..rules.errors import N_, GameError
 from ..rules.board import EDITION_NAMES, load_board
 from ..rules.state import PRESETS, Settings
-from ..store import archive
 from . import books, imports
 from .amounts import typed
 from .names import reader_language
@@ -133,10 +132,9 @@ def bring_back():
         with imports.turn():
             current_app.extensions["csrf"].protect()
             upload = request.files.get("archive")
-            # Not JSON is refused as cut short or as junk (archive.read), no file as not a game; the
-            # bytes are let go once parsed.
-            data = archive.read(imports.whole(upload, largest)) if upload is not None else None
-            game, _token = store.bring_back(data, browser("banker", create=True))
+            # Not JSON is refused as cut short or as junk (archive.read), no file as not a game.
+            raw = imports.whole(upload, largest) if upload is not None else None
+            game, _token = imports.bring_back(raw, browser("banker", create=True))
     except imports.Busy:
         page = _page(status=503, import_error=imports.busy_message())
         return *page, {"Retry-After": str(imports.RETRY_SECONDS)}

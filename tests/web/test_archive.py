@@ -23,13 +23,13 @@ from banker.rules.cards import printing_decks
 from banker.rules.view import state_json
 from banker.store import undo
 from banker.store.archive import Replay
-from banker.web import books
+from banker.web import books, imports
 
 from ..apps import close, make_app
 from ..e2e.conftest import Server
 from ..evenings import next_move
 from ..store.tables import BANKER, new_table
-from .games import CSRF, bearer, csrf_token, new_game, rejoin_address, take_seat
+from .games import CSRF, Game, bearer, csrf_token, new_game, rejoin_address, take_seat
 
 
 def exported(game) -> dict:
@@ -190,6 +190,25 @@ def test_the_refusal_names_the_event_in_the_readers_language(client, archive):
     assert message.endswith("Bob n'a aucune propriété à acheter en ce moment.")
 
 
+def test_a_large_file_is_replayed_in_a_process_of_its_own_and_comes_back_refused_or_whole(app, client, archive,
+                                                                                         monkeypatch):
+    """Every file replayed apart (APART 0), and none in this process (a replay here fails the test):
+    a refusal comes back whole (the rules' error inside it, told in the reader's language from the
+    game's state), and a file that replays is written here as the same game."""
+    monkeypatch.setattr(imports, "APART", 0)
+    monkeypatch.setattr(Replay, "event", lambda *_: pytest.fail("replayed in the server's process"))
+    before = games_count(app)
+    response = imported(client, edited(archive, 5, actor="2"), **{"Accept-Language": "fr"})
+    error = response.get_json()["error"]
+    assert response.status_code == 400 and error["code"] == "bad_event"
+    assert error["message"].endswith("Bob n'a aucune propriété à acheter en ce moment.")
+    assert games_count(app) == before
+    response = imported(client, archive)
+    assert response.status_code == 201
+    copy = Game(client, response.get_json()["code"], response.get_json()["banker_token"])
+    assert exported(copy)["events"] == archive["events"]
+
+
 def test_a_file_cut_short_at_any_byte_is_told_apart_from_junk(app, client):
     from banker.store import archive
 
@@ -342,9 +361,16 @@ def test_every_text_cell_that_starts_like_a_formula_gets_a_quote_and_numbers_sta
     assert books.cell(25) == 25 and books.cell(-25) == -25
 
 
-def test_a_real_server_lets_a_game_file_past_a_megabyte_through_to_the_import_only(database):
+# Files replayed in the server's own process, however large, where the test is of sizes: in a process
+# of its own at a lower priority (test_a_large_file_is_replayed_in_a_process_of_its_own...), a
+# replay can outlast these clients' 10 s timeout on a loaded machine.
+IMPORTED_HERE = 16 * 1024 * 1024
+
+
+def test_a_real_server_lets_a_game_file_past_a_megabyte_through_to_the_import_only(database, monkeypatch):
     """banker's waitress reads bodies up to IMPORT_MAX_BYTES (a 5,000-event archive is 1.3 MB); the
     app still refuses more than 64 KB anywhere else, and more than IMPORT_MAX_BYTES on its headers."""
+    monkeypatch.setattr(imports, "APART", IMPORTED_HERE)
     app = make_app(database)
     server = Server(app).start()
     try:
@@ -425,10 +451,12 @@ def multipart(token: str, file: bytes) -> tuple[bytes, str]:
     return parts, "multipart/form-data; boundary=B"
 
 
-def test_a_real_server_takes_a_game_file_of_exactly_the_limit_and_says_too_large_just_over_it(database):
+def test_a_real_server_takes_a_game_file_of_exactly_the_limit_and_says_too_large_just_over_it(database,
+                                                                                            monkeypatch):
     """IMPORT_MAX_BYTES (8 MiB) is the one limit: a file of exactly that imports, through the API and
     the page; one byte more is the API's JSON `too_large` and the page's message, from the app, not
     waitress's plain text."""
+    monkeypatch.setattr(imports, "APART", IMPORTED_HERE)
     app = make_app(database)
     server = Server(app).start()
     limit = app.config["IMPORT_MAX_BYTES"]
