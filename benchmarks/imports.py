@@ -1,6 +1,7 @@
 """Benchmark, against a real `banker`: twenty game files of 7.9 MB imported at once, all refused, and
 what they cost the server: its memory (RSS) before, at the worst and after, the imported games'
-rows, and how long another table's host screen takes to load meanwhile.
+rows, and how long another table's host screen takes to load meanwhile. The server replays a large
+file in a process of its own (web/imports.py): their memory is counted beside the server's.
 
 The file is a long evening (about 30,000 events: eight players playing by themselves, bot.py, the
 banker undoing an entry every 100 events) whose last event is edited to give other effects, so that
@@ -10,8 +11,8 @@ Then the twenty at once, as one client address sends them (`banker` as it starts
 limits), and as twenty addresses behind a proxy send them (`PROXY_FIX` and `X-Forwarded-For`).
 
 Run: .venv/bin/python benchmarks/imports.py [FILE]   (prints its figures; asserts nothing; about a
-minute, and one to ten more to make the file). With FILE, the evening is read from it if it exists, else made and written there: the same
-file for a run before a change and after it.
+minute, and one to ten more to make the file). With FILE, the evening is read from it if it exists,
+else made and written there: the same file for a run before a change and after it.
 """
 
 import http.client
@@ -99,10 +100,18 @@ class Banker:
 
     def memory(self, field: str = "VmRSS") -> float:
         """The process's resident memory now (VmRSS) or at its highest (VmHWM), in MB."""
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith(field):
-                return int(line.split()[1]) / 1024
-        raise LookupError(field)
+        return _memory(self.process.pid, field)
+
+    def apart(self) -> float:
+        """The resident memory of the processes it started (those replaying large imports) now, in MB."""
+        total = 0.0
+        for children in Path(f"/proc/{self.process.pid}/task").glob("*/children"):
+            for pid in children.read_text().split():
+                try:
+                    total += _memory(int(pid))
+                except (OSError, LookupError):  # it ended meanwhile
+                    pass
+        return total
 
     def database(self) -> tuple[int, int]:
         """The SQLite file's size and its write-ahead log's, in bytes."""
@@ -113,6 +122,13 @@ class Banker:
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=30)
+
+
+def _memory(pid: int, field: str = "VmRSS") -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field):
+            return int(line.split()[1]) / 1024
+    raise LookupError(field)
 
 
 def stored(file: bytes) -> None:
@@ -150,7 +166,7 @@ def at_once(file: bytes, addresses: int) -> None:
             time.sleep(0.05)
         time.sleep(1)
         before = server.memory()
-        done, loads, worst = threading.Event(), [], [before]
+        done, loads, worst, together = threading.Event(), [], [before], [before]
 
         def watch():
             while not done.is_set():
@@ -158,6 +174,7 @@ def at_once(file: bytes, addresses: int) -> None:
                 status, _ = server.request("GET", page)
                 loads.append((time.perf_counter() - start, status))
                 worst.append(server.memory())
+                together.append(worst[-1] + server.apart())
                 time.sleep(0.05)
 
         def send(i: int) -> int:
@@ -180,7 +197,8 @@ def at_once(file: bytes, addresses: int) -> None:
     times, quiet = sorted(t for t, _ in loads), sorted(quiet[1:])
     print(f"{AT_ONCE} refused imports at once from {addresses} address(es), in {took:.1f} s: answers "
           f"{dict(sorted(answers.items()))}; RSS {before:.0f} MB before, {max(worst):.0f} MB at the worst seen "
-          f"(VmHWM {highest:.0f} MB), {after:.0f} MB 2 s after; another table's host screen, {len(times)} loads: "
+          f"(VmHWM {highest:.0f} MB), {after:.0f} MB 2 s after, {max(together):.0f} MB at the worst seen with the processes "
+          f"it started; another table's host screen, {len(times)} loads: "
           f"median {statistics.median(times) * 1e3:.0f} ms, worst {times[-1] * 1e3:.0f} ms (before the imports, "
           f"19 loads: median {statistics.median(quiet) * 1e3:.0f} ms, worst {quiet[-1] * 1e3:.0f} ms), "
           f"statuses {dict(Counter(s for _, s in loads))}; the home page after: {home}")
