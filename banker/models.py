@@ -139,6 +139,7 @@ class Tournament(db.Model):
     # The browser that created it on the home page (its key's hash): the organiser's screen, which
     # also gets the banker's badge in every table's game.
     organiser_browser_hash: Mapped[str | None] = mapped_column(String(64))
+    view_key_hash: Mapped[str | None] = mapped_column(String(64))  # the event TV's (store/tournaments.py)
     opening: Mapped[dict] = mapped_column(JSON)  # the state as created: where replay and undo start
     state: Mapped[dict] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(default=0)

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, select, update
 
+from ..live.notifier import announce, notifier
 from ..models import Badge, Entrant, Game, Seat, Tournament, TournamentAction, TournamentTable, db
 from ..rules import Actor
 from ..rules.errors import GameError
@@ -35,6 +36,7 @@ from . import actions
 from .engine import attempts, writing
 from .games import CODE_ALPHABET, CODE_LENGTH, create_game, game_code
 from .identity import Browser, new_token, token_hash
+from .tv import VIEW_KEY_LENGTH, _typed
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,30 @@ def _free_code() -> str:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         if not db.session.scalar(select(Tournament.id).where(Tournament.code == code)):
             return code
+
+
+def live_key(code: str) -> str:
+    """What the notifier publishes a tournament's versions under: apart from every game's code."""
+    return f"event:{code}"
+
+
+def new_view_key(tournament: Tournament) -> str:
+    """A new view key for the event TV (as a game's TV has, store/tv.py); an earlier one stops working."""
+    key = "".join(secrets.choice(CODE_ALPHABET) for _ in range(VIEW_KEY_LENGTH))
+    with writing():
+        db.session.execute(update(Tournament).where(Tournament.id == tournament.id)
+                           .values(view_key_hash=token_hash(key)))
+        db.session.commit()
+    announce(live_key(tournament.code), tournament.version)  # a TV on the old key hears so
+    return key
+
+
+def tv_tournament(code: str, key: str) -> Tournament | None:
+    """The tournament whose TV the view key opens now; None for any other key or no such tournament."""
+    tournament = find_tournament(code)
+    if tournament is None or tournament.view_key_hash is None:
+        return None
+    return tournament if secrets.compare_digest(tournament.view_key_hash, token_hash(_typed(key))) else None
 
 
 def find_tournament(code: str) -> Tournament | None:
@@ -169,7 +195,9 @@ def _apply(code: str, data: dict, actor: EventActor, at: int, entrant: tuple | N
             if entrant is not None and player is not None:
                 db.session.add(Entrant(tournament_id=row.id, player_id=player, token_hash=entrant[0],
                                        browser_hash=entrant[1]))
+            notifier().relay(db.session, live_key(code), version)  # other processes hear of it on commit
             db.session.commit()
+            announce(live_key(code), version)
             return Acted(version, effects, state, player)
 
 

@@ -31,19 +31,28 @@ def _page(shown: str = "official", edition: str | None = None, status: int = 200
     (by default the board of the reader's language)."""
     edition = edition or HOME_EDITIONS.get(reader_language(), "us")
     presets = {name: {key: vars(_settings(key, name)) for key in PRESETS} for name in EDITION_NAMES}
-    editions = [("us", _("United States: Atlantic City, in dollars")),
-                ("uk", _("United Kingdom: London, in pounds")),
-                ("fr", _("France: Paris, in euros")),
-                ("pt", _("Portugal: Lisbon and Porto, in euros")),
-                ("ja", _("Japan: the US board with Japanese names, in dollars"))]
-    choices = [("official", _("Official"), _("the rules in today's box")),
-               ("classic", _("Classic"), _("before 2008: Income Tax 200 or 10%, Luxury Tax 75, the 2008 Community Chest")),
-               ("jma", _("Tournament"), _("the Japan Monopoly Association's competition rules"))]
+    editions, choices = edition_choices(), preset_choices()
     # The US printings by year are the US cards with the Community Chest chosen below them.
     printings = [(key, name()) for key, name in PRINTING_NAMES.items() if key not in ("us_2021", "us_2008")]
     return render_template("home/index.html", defaults=presets[edition][shown], presets=presets, shown=shown,
                            shown_edition=edition, edition_choices=editions, preset_choices=choices,
                            printing_choices=printings, **context), status
+
+
+def edition_choices() -> list[tuple[str, str]]:
+    """The boards a new game (or tournament) offers, in the reader's words."""
+    return [("us", _("United States: Atlantic City, in dollars")),
+            ("uk", _("United Kingdom: London, in pounds")),
+            ("fr", _("France: Paris, in euros")),
+            ("pt", _("Portugal: Lisbon and Porto, in euros")),
+            ("ja", _("Japan: the US board with Japanese names, in dollars"))]
+
+
+def preset_choices() -> list[tuple[str, str, str]]:
+    """The rule presets a new game (or tournament) offers: key, name, what it means."""
+    return [("official", _("Official"), _("the rules in today's box")),
+            ("classic", _("Classic"), _("before 2008: Income Tax 200 or 10%, Luxury Tax 75, the 2008 Community Chest")),
+            ("jma", _("Tournament"), _("the Japan Monopoly Association's competition rules"))]
 
 
 # The form's labels for the settings a refusal may name (the API names them by their keys); the

@@ -1,24 +1,41 @@
-"""A tournament's pages (/e/<code>): the organiser's screen and its buttons, registration by the
-event's QR and the player's phone between rounds, and the results (a printable page, CSV, JSON).
-Thin: the store applies every action (store/tournaments.py), the rules decide (rules/tournament)."""
+"""A tournament's pages: "Run a tournament" (/events/new), the organiser's screen and its buttons
+(/e/<code>), registration by the event's QR and the player's phone between rounds, the event TV
+(by view key), and the results (a printable page, CSV, JSON). Thin: the store applies every action
+(store/tournaments.py), the rules decide (rules/tournament)."""
 
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from sqlalchemy import select
 
 from .. import qr, store
+from ..models import Game, db
 from ..rules.errors import GameError
-from ..rules.tournament import standings
+from ..rules.networth import net_worths
+from ..rules.state import GameState
+from ..rules.tournament import ranking, standings
 from ..store import tournaments
 from . import results
 from .context import public_url
+from .amounts import typed
+from .home import HOME_EDITIONS, WHOLE, edition_choices, preset_choices
+from .names import reader_language
 from .narrate import refusal
 from .respond import message
 from .seats import browser
+from .tournament_live import follow
 
-bp = Blueprint("tournament", __name__, url_prefix="/e/<code:code>")
+bp = Blueprint("tournament", __name__)
 
-# The organiser's buttons: each sends one action of the tournament rules.
-BUTTONS = ("seat_round", "start_round", "pause_clock", "resume_clock", "last_turn", "undo")
+# The organiser's buttons, in the order of an evening: each sends one action of the tournament rules.
+BUTTONS = (("seat_round", _l("Seat the next round")), ("start_round", _l("Start the round")),
+           ("pause_clock", _l("Pause the clock")), ("resume_clock", _l("Resume the clock")),
+           ("last_turn", _l("Call the last turn")), ("undo", _l("Undo")))
+STATUS_WORDS = {"registering": _l("Registration is open."), "seated": _l("The round is seated: start it when every table is ready."),
+                "playing": _l("The round is being played."), "between": _l("Between rounds."),
+                "ended": _l("The tournament is over.")}
+SCORING_CHOICES = (("jma", _l("JMA: net worth up to a cap, a flat 10,000 for bankrupting everyone else")),
+                   ("placings", _l("By place: 4, 2, 1, 0")), ("net_worth", _l("Net worth")))
 
 
 def _tournament(code: str):
@@ -29,24 +46,98 @@ def _tournament(code: str):
 
 
 def _view(tournament, state) -> dict:
-    """What every page of the tournament shows: its state, names, standings and clock."""
+    """What every page of the tournament shows: its state, names, standings and clock, and the
+    registration's address and QR."""
+    register_url = public_url(url_for("tournament.register", code=tournament.code))
     return {"code": tournament.code, "state": state, "names": {p.id: p.name for p in state.players},
-            "standings": standings(state), "clock": results.clock(state, tournaments.now())}
+            "standings": standings(state), "clock": results.clock(state, tournaments.now()),
+            "register_url": register_url, "register_qr": qr.svg(register_url), "status_words": STATUS_WORDS}
 
 
-@bp.get("")
+@bp.get("/events/new")
+def new():
+    return _new_page()
+
+
+def _new_page(status: int = 200, **context):
+    return render_template("tournament/new.html", edition=HOME_EDITIONS.get(reader_language(), "us"),
+                           edition_choices=edition_choices(), preset_choices=preset_choices(),
+                           scoring_choices=SCORING_CHOICES, **context), status
+
+
+@bp.post("/events")
+def create():
+    """Create a tournament from the form; this browser becomes its organiser's screen."""
+    form = request.form
+    settings = {"name": form.get("name", ""), "edition": form.get("edition", "us"),
+                "rules": {"preset": form.get("preset", "jma")}, "rounds": _whole(form.get("rounds")),
+                "round_minutes": _whole(form.get("round_minutes")), "table_size": _whole(form.get("table_size")),
+                "scoring": {"kind": form.get("scoring", "jma")}, "final": _whole(form.get("final"))}
+    try:
+        tournament, _token = tournaments.create_tournament(settings, browser("banker", create=True))
+    except GameError as error:
+        return _new_page(422, error=refusal(error, None, on_page=True), form=form)
+    return redirect(url_for("tournament.page", code=tournament.code), 303)
+
+
+def _whole(text):
+    """A number typed in a box, as the rules read it (they refuse anything else by name)."""
+    text = typed((text or "").strip())
+    return int(text) if WHOLE.fullmatch(text) else text
+
+
+def _glance(state) -> dict:
+    """Every table of the round at a glance, from its game: whose turn, the leader. One query."""
+    codes = [t.game for t in state.round.tables if t.game] if state.round else []
+    games = dict(db.session.execute(select(Game.code, Game.state).where(Game.code.in_(codes))).all()) if codes else {}
+    glance = {}
+    for table in state.round.tables if state.round else ():
+        if table.game not in games:
+            continue
+        game = GameState.from_dict(games[table.game])
+        worth = net_worths(game)
+        names = {p.id: p.name for p in game.players}
+        leader = max(worth, key=worth.get) if game.status != "lobby" and worth else None
+        glance[table.number] = {"turn": names.get(game.turn) if game.status == "playing" else None,
+                                "leader": names.get(leader)}
+    return glance
+
+
+def _organiser_context(tournament) -> dict:
+    state = tournaments.load(tournament)
+    return {**_view(tournament, state), "glance": _glance(state), "organiser": True, "buttons": BUTTONS}
+
+
+def _tables(code: str):
+    """The games of the tournament's newest round, which its screens follow."""
+    def games():
+        tournament = tournaments.find_tournament(code)
+        state = tournaments.load(tournament)
+        return [t.game for t in state.round.tables] if state.round else []
+    return games
+
+
+@bp.get("/e/<code:code>")
 def page(code):
     """The organiser's screen; anyone else is sent to register."""
     tournament = _tournament(code)
     if not tournaments.organises(tournament, browser=browser("banker")):
         return redirect(url_for("tournament.register", code=tournament.code))
-    state = tournaments.load(tournament)
-    register_url = public_url(url_for("tournament.register", code=tournament.code))
-    return render_template("tournament/page.html", register_url=register_url, register_qr=qr.svg(register_url),
-                           **_view(tournament, state))
+    return render_template("tournament/page.html", version=tournament.version, **_organiser_context(tournament))
 
 
-@bp.post("")
+@bp.get("/e/<code:code>/live")
+def live(code):
+    tournament = _tournament(code)
+    if not tournaments.organises(tournament, browser=browser("banker")):
+        abort(403)
+    return follow(tournament.code, int(request.args.get("v", "0") or 0) if request.args.get("v", "").isdigit() else 0,
+                  lambda: render_template("tournament/_organiser.html",
+                                          **_organiser_context(tournaments.find_tournament(code))),
+                  _tables(tournament.code))
+
+
+@bp.post("/e/<code:code>")
 def act(code):
     """One of the organiser's buttons (or add a player, withdraw, correct a result)."""
     tournament = _tournament(code)
@@ -58,13 +149,13 @@ def act(code):
     try:
         tournaments.act(tournament.code, data, tournaments.ORGANISER)
     except GameError as error:
-        return message(refusal(error, None), 422, url_for("tournament.page", code=tournament.code))
+        flash(refusal(error, None, on_page=True), "error")
     except store.Busy:
         return message(_("The tournament is busy; try again."), 503, url_for("tournament.page", code=tournament.code))
     return redirect(url_for("tournament.page", code=tournament.code), 303)
 
 
-@bp.get("/register")
+@bp.get("/e/<code:code>/register")
 def register(code):
     """What the event's QR opens: a name to register with; a phone already registered goes on."""
     tournament = _tournament(code)
@@ -73,7 +164,7 @@ def register(code):
     return render_template("tournament/register.html", **_view(tournament, tournaments.load(tournament)))
 
 
-@bp.post("/register")
+@bp.post("/e/<code:code>/register")
 def registered(code):
     tournament = _tournament(code)
     try:
@@ -87,7 +178,7 @@ def registered(code):
     return redirect(url_for("tournament.me", code=tournament.code), 303)
 
 
-@bp.get("/me")
+@bp.get("/e/<code:code>/me")
 def me(code):
     """The registered player's phone: waiting for the seating, then their table and seat (and on
     to their table's phone), between rounds their points and the next seating."""
@@ -99,7 +190,68 @@ def me(code):
     seat = _seat(state, player)
     if seat is not None and seat[0].game and seat[0].results is None and request.args.get("stay") is None:
         return redirect(url_for("player.page", code=seat[0].game))
-    return render_template("tournament/me.html", player=player, seat=seat, **_view(tournament, state))
+    return render_template("tournament/me.html", **_me_context(tournament, player))
+
+
+def _me_context(tournament, player: int) -> dict:
+    state = tournaments.load(tournament)
+    return {**_view(tournament, state), "player": player, "seat": _seat(state, player)}
+
+
+@bp.get("/e/<code:code>/me/live")
+def live_me(code):
+    tournament = _tournament(code)
+    player = tournaments.entrant(tournament, browser("seat"))
+    if player is None:
+        abort(403)
+    return follow(tournament.code, tournament.version,
+                  lambda: render_template("tournament/_me.html",
+                                          **_me_context(tournaments.find_tournament(code), player)),
+                  lambda: [])
+
+
+@bp.post("/e/<code:code>/tv")
+def new_tv(code):
+    """"Show on a TV": a new view key for the event TV (the link before it stops working), and on
+    to the TV's page, whose address is the link."""
+    tournament = _tournament(code)
+    if not tournaments.organises(tournament, browser=browser("banker")):
+        return message(_("Only the organiser's screen can do that."), 403)
+    return redirect(url_for("tournament.tv", code=tournament.code, key=tournaments.new_view_key(tournament)), 303)
+
+
+def _tv_context(tournament) -> dict:
+    state = tournaments.load(tournament)
+    names = {p.id: p.name for p in state.players}
+    seating = sorted(((names[p], t.number) for t in state.round.tables for p in t.seats),
+                     key=lambda pair: pair[0].casefold()) if state.round else []
+    return {**_view(tournament, state), "seating": seating, "ranking": ranking(state)}
+
+
+@bp.get("/e/<code:code>/tv/<key:key>")
+def tv(code, key):
+    tournament = tournaments.tv_tournament(code, key)
+    if tournament is None:
+        return _not_this_tv()
+    response = Response(render_template("tournament/tv.html", key=key, version=tournament.version,
+                                        **_tv_context(tournament)))
+    response.headers["Cache-Control"] = "no-store"  # its address holds the key
+    return response
+
+
+@bp.get("/e/<code:code>/tv/<key:key>/live")
+def live_tv(code, key):
+    tournament = tournaments.tv_tournament(code, key)
+    if tournament is None:
+        return _not_this_tv()
+    return follow(tournament.code, tournament.version,
+                  lambda: render_template("tournament/_tv.html", **_tv_context(tournaments.find_tournament(code))),
+                  _tables(tournament.code))
+
+
+def _not_this_tv():
+    return render_template("error.html", message=_("This TV link does not work: the organiser may have made a new "
+                                                   "one. Ask for the new link.")), 404
 
 
 def _seat(state, player: int):
@@ -112,20 +264,20 @@ def _seat(state, player: int):
     return None
 
 
-@bp.get("/results")
+@bp.get("/e/<code:code>/results")
 def results_page(code):
     tournament = _tournament(code)
     state = tournaments.load(tournament)
     return render_template("tournament/results.html", rows=results.rows(state), **_view(tournament, state))
 
 
-@bp.get("/results.csv")
+@bp.get("/e/<code:code>/results.csv")
 def results_csv(code):
     tournament = _tournament(code)
     return results.as_csv(tournaments.load(tournament), tournament.code)
 
 
-@bp.get("/results.json")
+@bp.get("/e/<code:code>/results.json")
 def results_json(code):
     tournament = _tournament(code)
     return jsonify(results.as_json(tournaments.load(tournament), tournament.code))

@@ -6,7 +6,6 @@ from flask import Blueprint, jsonify, url_for
 from flask_babel import gettext as _
 
 from .. import store
-from ..rules import Actor
 from ..rules.errors import GameError
 from ..store import tournaments
 from . import results
@@ -65,7 +64,7 @@ def act(code):
     if data is None:
         return error("bad_request", _("Send a JSON object."), 400)
     try:
-        acted = tournaments.act(code, data, Actor(banker=True))
+        acted = tournaments.act(code, data, tournaments.ORGANISER)
     except GameError as err:
         return error(err.code, refusal(err, None), err.status)
     except store.Busy:

@@ -23,6 +23,7 @@ def upgrade():
     sa.Column('code', sa.String(length=8), nullable=False),
     sa.Column('organiser_token_hash', sa.String(length=64), nullable=False),
     sa.Column('organiser_browser_hash', sa.String(length=64), nullable=True),
+    sa.Column('view_key_hash', sa.String(length=64), nullable=True),
     sa.Column('opening', sa.JSON(), nullable=False),
     sa.Column('state', sa.JSON(), nullable=False),
     sa.Column('version', sa.Integer(), nullable=False),
