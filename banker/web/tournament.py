@@ -3,27 +3,26 @@
 (by view key), and the results (a printable page, CSV, JSON). Thin: the store applies every action
 (store/tournaments.py), the rules decide (rules/tournament)."""
 
+from typing import NamedTuple
+
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
 
 from .. import qr, store
-from ..models import Game, db
 from ..rules.errors import GameError
 from ..rules.networth import net_worths
-from ..rules.state import GameState
 from ..rules.tournament import ranking, standings
 from ..store import tournaments
 from . import results
-from .context import public_url
 from .amounts import typed
+from .context import public_url
 from .home import HOME_EDITIONS, WHOLE, edition_choices, preset_choices
 from .names import reader_language
 from .narrate import refusal
 from .respond import message
 from .seats import browser
-from .tournament_live import follow
+from .tournament_live import follow, newest_game
 
 bp = Blueprint("tournament", __name__)
 
@@ -45,11 +44,11 @@ def _tournament(code: str):
     return tournament
 
 
-def _view(tournament, state) -> dict:
+def _view(code: str, state) -> dict:
     """What every page of the tournament shows: its state, names, standings and clock, and the
     registration's address and QR."""
-    register_url = public_url(url_for("tournament.register", code=tournament.code))
-    return {"code": tournament.code, "state": state, "names": {p.id: p.name for p in state.players},
+    register_url = public_url(url_for("tournament.register", code=code))
+    return {"code": code, "state": state, "names": {p.id: p.name for p in state.players},
             "standings": standings(state), "clock": results.clock(state, tournaments.now()),
             "register_url": register_url, "register_qr": qr.svg(register_url), "status_words": STATUS_WORDS}
 
@@ -86,35 +85,32 @@ def _whole(text):
     return int(text) if WHOLE.fullmatch(text) else text
 
 
-def _glance(state) -> dict:
-    """Every table of the round at a glance, from its game: whose turn, the leader. One query."""
-    codes = [t.game for t in state.round.tables if t.game] if state.round else []
-    games = dict(db.session.execute(select(Game.code, Game.state).where(Game.code.in_(codes))).all()) if codes else {}
-    glance = {}
+class Glance(NamedTuple):
+    """A table at a glance: whose turn it is, who leads on net worth (names; None before the start)."""
+
+    turn: str | None
+    leader: str | None
+
+
+def glance(state) -> dict[int, Glance]:
+    """Every table of the newest round at a glance, from its game's newest version in the live
+    memory (tournament_live.newest_game: no read for a version this process made or heard)."""
+    tables = {}
     for table in state.round.tables if state.round else ():
-        if table.game not in games:
+        known = newest_game(table.game) if table.game else None
+        if known is None:
             continue
-        game = GameState.from_dict(games[table.game])
-        worth = net_worths(game)
+        game = known.state
         names = {p.id: p.name for p in game.players}
-        leader = max(worth, key=worth.get) if game.status != "lobby" and worth else None
-        glance[table.number] = {"turn": names.get(game.turn) if game.status == "playing" else None,
-                                "leader": names.get(leader)}
-    return glance
+        worth = net_worths(game) if game.status != "lobby" else {}
+        tables[table.number] = Glance(names.get(game.turn) if game.status == "playing" else None,
+                                      names.get(max(worth, key=worth.get)) if worth else None)
+    return tables
 
 
-def _organiser_context(tournament) -> dict:
-    state = tournaments.load(tournament)
-    return {**_view(tournament, state), "glance": _glance(state), "organiser": True, "buttons": BUTTONS}
-
-
-def _tables(code: str):
-    """The games of the tournament's newest round, which its screens follow."""
-    def games():
-        tournament = tournaments.find_tournament(code)
-        state = tournaments.load(tournament)
-        return [t.game for t in state.round.tables] if state.round else []
-    return games
+def _organiser_context(tournament_code: str, state, version: int, tables: dict | None = None) -> dict:
+    return {**_view(tournament_code, state), "version": version, "glance": glance(state) if tables is None else tables,
+            "organiser": True, "buttons": BUTTONS}
 
 
 @bp.get("/e/<code:code>")
@@ -123,18 +119,32 @@ def page(code):
     tournament = _tournament(code)
     if not tournaments.organises(tournament, browser=browser("banker")):
         return redirect(url_for("tournament.register", code=tournament.code))
-    return render_template("tournament/page.html", version=tournament.version, **_organiser_context(tournament))
+    return render_template("tournament/page.html",
+                           **_organiser_context(tournament.code, tournaments.load(tournament), tournament.version))
 
 
 @bp.get("/e/<code:code>/live")
 def live(code):
+    """The organiser's screen's live connection: its part depends on the tournament's version and
+    on each table's turn and leader."""
     tournament = _tournament(code)
     if not tournaments.organises(tournament, browser=browser("banker")):
         abort(403)
-    return follow(tournament.code, int(request.args.get("v", "0") or 0) if request.args.get("v", "").isdigit() else 0,
-                  lambda: render_template("tournament/_organiser.html",
-                                          **_organiser_context(tournaments.find_tournament(code))),
-                  _tables(tournament.code))
+    drawn = {}
+
+    def depends(state, version):
+        drawn["glance"] = glance(state)
+        return version, tuple(sorted(drawn["glance"].items()))
+
+    return follow(tournament.code, _shown(), depends,
+                  lambda state: render_template("tournament/_organiser.html",
+                                                **_organiser_context(code, state, 0, drawn["glance"])))
+
+
+def _shown() -> int:
+    """The version the page connecting was drawn at (?v=), 0 when it does not say."""
+    shown = request.args.get("v", "")
+    return int(shown) if shown.isdigit() and len(shown) < 10 else 0
 
 
 @bp.post("/e/<code:code>")
@@ -161,7 +171,7 @@ def register(code):
     tournament = _tournament(code)
     if tournaments.entrant(tournament, browser("seat")) is not None:
         return redirect(url_for("tournament.me", code=tournament.code))
-    return render_template("tournament/register.html", **_view(tournament, tournaments.load(tournament)))
+    return render_template("tournament/register.html", **_view(tournament.code, tournaments.load(tournament)))
 
 
 @bp.post("/e/<code:code>/register")
@@ -172,7 +182,7 @@ def registered(code):
     except GameError as error:
         state = tournaments.load(tournament)
         return render_template("tournament/register.html", error=refusal(error, None),
-                               **_view(tournament, state)), 422
+                               **_view(tournament.code, state)), 422
     except store.Busy:
         return message(_("The tournament is busy; try again."), 503)
     return redirect(url_for("tournament.me", code=tournament.code), 303)
@@ -190,24 +200,23 @@ def me(code):
     seat = _seat(state, player)
     if seat is not None and seat[0].game and seat[0].results is None and request.args.get("stay") is None:
         return redirect(url_for("player.page", code=seat[0].game))
-    return render_template("tournament/me.html", **_me_context(tournament, player))
+    return render_template("tournament/me.html", version=tournament.version,
+                           **_me_context(tournament.code, tournaments.load(tournament), player))
 
 
-def _me_context(tournament, player: int) -> dict:
-    state = tournaments.load(tournament)
-    return {**_view(tournament, state), "player": player, "seat": _seat(state, player)}
+def _me_context(code: str, state, player: int) -> dict:
+    return {**_view(code, state), "player": player, "seat": _seat(state, player)}
 
 
 @bp.get("/e/<code:code>/me/live")
 def live_me(code):
+    """A registered phone's live connection: its part depends on the tournament's version alone."""
     tournament = _tournament(code)
     player = tournaments.entrant(tournament, browser("seat"))
     if player is None:
         abort(403)
-    return follow(tournament.code, tournament.version,
-                  lambda: render_template("tournament/_me.html",
-                                          **_me_context(tournaments.find_tournament(code), player)),
-                  lambda: [])
+    return follow(tournament.code, _shown(), lambda state, version: version,
+                  lambda state: render_template("tournament/_me.html", **_me_context(code, state, player)))
 
 
 @bp.post("/e/<code:code>/tv")
@@ -220,12 +229,11 @@ def new_tv(code):
     return redirect(url_for("tournament.tv", code=tournament.code, key=tournaments.new_view_key(tournament)), 303)
 
 
-def _tv_context(tournament) -> dict:
-    state = tournaments.load(tournament)
+def _tv_context(code: str, state) -> dict:
     names = {p.id: p.name for p in state.players}
     seating = sorted(((names[p], t.number) for t in state.round.tables for p in t.seats),
                      key=lambda pair: pair[0].casefold()) if state.round else []
-    return {**_view(tournament, state), "seating": seating, "ranking": ranking(state)}
+    return {**_view(code, state), "seating": seating, "ranking": ranking(state)}
 
 
 @bp.get("/e/<code:code>/tv/<key:key>")
@@ -234,19 +242,20 @@ def tv(code, key):
     if tournament is None:
         return _not_this_tv()
     response = Response(render_template("tournament/tv.html", key=key, version=tournament.version,
-                                        **_tv_context(tournament)))
+                                        **_tv_context(tournament.code, tournaments.load(tournament))))
     response.headers["Cache-Control"] = "no-store"  # its address holds the key
     return response
 
 
 @bp.get("/e/<code:code>/tv/<key:key>/live")
 def live_tv(code, key):
+    """The event TV's live connection: its part depends on the tournament's version alone (a new
+    view key is such a version: the TV on the old one is told when it next looks)."""
     tournament = tournaments.tv_tournament(code, key)
     if tournament is None:
         return _not_this_tv()
-    return follow(tournament.code, tournament.version,
-                  lambda: render_template("tournament/_tv.html", **_tv_context(tournaments.find_tournament(code))),
-                  _tables(tournament.code))
+    return follow(tournament.code, _shown(), lambda state, version: version,
+                  lambda state: render_template("tournament/_tv.html", **_tv_context(code, state)))
 
 
 def _not_this_tv():
@@ -268,7 +277,7 @@ def _seat(state, player: int):
 def results_page(code):
     tournament = _tournament(code)
     state = tournaments.load(tournament)
-    return render_template("tournament/results.html", rows=results.rows(state), **_view(tournament, state))
+    return render_template("tournament/results.html", rows=results.rows(state), **_view(tournament.code, state))
 
 
 @bp.get("/e/<code:code>/results.csv")
