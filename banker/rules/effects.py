@@ -386,6 +386,13 @@ def claim_declined(player: int, bankrupt_player: int) -> dict:
 
 
 @kind
+def last_turn() -> dict:
+    """The banker (a tournament's organiser) called the last turn: the game ends once every seat
+    still in has had as many turns as the first."""
+    return {}
+
+
+@kind
 def ended(winner: int) -> dict:
     """The game is over; `winner` heads the standings (kept in the state)."""
     return {"winner": winner}
