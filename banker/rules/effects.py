@@ -12,19 +12,25 @@ The rule modules import this module as `happened`: `effects` is the list each ac
 from collections.abc import Callable, Sequence
 from functools import wraps
 
+def kinds_in(registry: dict[str, Callable[..., dict]]) -> Callable:
+    """A decorator declaring effect kinds into `registry`: a kind's name is its constructor's, which
+    returns the effect's fields. (An event's effects have their own: tournament/happened.py.)"""
+
+    def kind(fields: Callable[..., dict]) -> Callable[..., dict]:
+        name = fields.__name__
+
+        @wraps(fields)
+        def make(*args, **kwargs) -> dict:
+            return {"kind": name, **fields(*args, **kwargs)}
+
+        registry[name] = make
+        return make
+
+    return kind
+
+
 KINDS: dict[str, Callable[..., dict]] = {}
-
-
-def kind(fields: Callable[..., dict]) -> Callable[..., dict]:
-    """Declare an effect kind: its name is the constructor's, which returns the effect's fields."""
-    name = fields.__name__
-
-    @wraps(fields)
-    def make(*args, **kwargs) -> dict:
-        return {"kind": name, **fields(*args, **kwargs)}
-
-    KINDS[name] = make
-    return make
+kind = kinds_in(KINDS)
 
 
 # The lobby and the turn

@@ -14,6 +14,14 @@ def quiet_turn(game: Logged, who: int) -> None:
     game.do(who, "end_turn")
 
 
+def ends_after(game: Logged, *seats: int) -> None:
+    """These seats take quiet turns in order, and the game ends with the last of them, not before."""
+    for seat in seats:
+        assert game.state.status == "playing"
+        quiet_turn(game, seat)
+    assert game.state.status == "ended"
+
+
 def turns(state: GameState) -> dict[int, int]:
     return {p.id: p.turns for p in state.players}
 
@@ -41,10 +49,7 @@ def test_the_game_ends_once_every_seat_has_had_as_many_turns_as_the_first():
     quiet_turn(game, ANN)
     effects = game.do(BANKER, "last_turn")  # in Bob's second turn
     assert effects == [{"kind": "last_turn"}] and game.state.last_turn
-    quiet_turn(game, BOB)
-    assert game.state.status == "playing" and game.state.turn == CY
-    quiet_turn(game, CY)
-    assert game.state.status == "ended"
+    ends_after(game, BOB, CY)
     assert turns(game.state) == {ANN: 2, BOB: 2, CY: 2}
     assert [s["player"] for s in game.state.standings] and game.state.standings[0]["total"] >= game.state.standings[-1]["total"]
     assert replays(game)
@@ -53,11 +58,8 @@ def test_the_game_ends_once_every_seat_has_had_as_many_turns_as_the_first():
 def test_called_in_the_first_seats_turn_the_whole_round_is_played():
     game = Logged(3)
     game.do(BANKER, "last_turn")
-    quiet_turn(game, ANN)
-    quiet_turn(game, BOB)
-    assert game.state.status == "playing"
-    quiet_turn(game, CY)
-    assert game.state.status == "ended" and turns(game.state) == {ANN: 1, BOB: 1, CY: 1}
+    ends_after(game, ANN, BOB, CY)
+    assert turns(game.state) == {ANN: 1, BOB: 1, CY: 1}
 
 
 def test_doubles_rolled_in_the_last_turn_belong_to_it():
@@ -107,10 +109,8 @@ def test_a_bankrupt_seat_does_not_hold_the_others_back():
     game.do(BANKER, "last_turn")  # Bob's turn; Ann has had hers
     game.do(BANKER, "bank_charge", player=ANN, amount=2000)
     game.do(ANN, "bankrupt")  # out of turn: the first seat leaves the game
-    quiet_turn(game, BOB)
-    assert game.state.status == "playing"
-    quiet_turn(game, CY)
-    assert game.state.status == "ended" and turns(game.state) == {ANN: 1, BOB: 1, CY: 1}
+    ends_after(game, BOB, CY)
+    assert turns(game.state) == {ANN: 1, BOB: 1, CY: 1}
 
 
 def test_a_table_with_one_player_left_ends_at_once():

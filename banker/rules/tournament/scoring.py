@@ -14,8 +14,8 @@ Standings sum the points over the rounds; ties break on total net worth, then th
 single round, then a roll-off the organiser records.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
 
 from ..errors import N_, ActionError
 from ..networth import net_worths
