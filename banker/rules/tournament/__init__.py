@@ -1,10 +1,10 @@
 """A tournament: an event of several tables over timed rounds, each table an ordinary game. Pure,
 like the game's rules: the clock's `now` and the seating's seed come in as data."""
 
-from .actions import EVENT_ACTIONS, EventAction, check_event_undo, parse_event_action
-from .event import (
-    Clock, EventActor, EventPlayer, EventSettings, EventState, Round, Table, apply_event, is_last_turn,
-    new_event, ranking, replay_event, standings,
+from .actions import EVENT_ACTIONS, EventAction, EventActor, check_event_undo, parse_event_action
+from .event import apply_event, replay_event
+from .state import (
+    Clock, EventPlayer, EventSettings, EventState, Round, Table, is_last_turn, new_event, ranking, standings,
 )
 from .scoring import Result, Scoring, Standing, score, seat_results
 from .seating import meetings, seat_final, seat_round, table_sizes

@@ -4,12 +4,7 @@ rules.apply is for a game; replay_event folds an event's log."""
 from collections.abc import Iterable
 
 from .actions import EventAction, EventActor, check_actor, parse_event_action
-from .state import (
-    Clock, EventPlayer, EventSettings, EventState, Round, Table, is_last_turn, new_event, ranking, standings,
-)
-
-__all__ = ["Clock", "EventActor", "EventPlayer", "EventSettings", "EventState", "Round", "Table", "apply_event",
-           "is_last_turn", "new_event", "ranking", "replay_event", "standings"]
+from .state import EventSettings, EventState, new_event
 
 
 def apply_event(state: EventState, action: EventAction, actor: EventActor, now: int,

@@ -4,18 +4,10 @@ some: `round_seated` (create the tables' games), `last_turn` (call it in each ga
 
 from collections.abc import Callable
 
+from ..effects import kinds_in
+
 KINDS: dict[str, Callable[..., dict]] = {}
-
-
-def kind(fields: Callable[..., dict]) -> Callable[..., dict]:
-    """Declare an effect kind: its name is the constructor's, which returns the effect's fields."""
-
-    def make(*args, **kwargs) -> dict:
-        return {"kind": fields.__name__, **fields(*args, **kwargs)}
-
-    make.__name__, make.__doc__ = fields.__name__, fields.__doc__
-    KINDS[fields.__name__] = make
-    return make
+kind = kinds_in(KINDS)
 
 
 @kind

@@ -104,7 +104,7 @@ def table_result(state: EventState, number: int, results: Sequence[Result], effe
         raise RuleError("wrong_players", N_("The result must name each player at table {table} once."), table=number)
     if any(r.place > len(results) for r in results):
         raise RuleError("bad_place", N_("A place must be from 1 to {count}."), count=len(results))
-    points = score(state.settings.scoring, results, current.number)
+    points = score(state.settings.scoring, results, current.number, state.settings.table_size)
     table.results = [Result(**{**vars(r), "points": points[r.player]}) for r in results]
     effects.append(happened.table_ended(current.number, number, {str(p): v for p, v in points.items()}))
     if current.status == "ended":

@@ -4,15 +4,18 @@
 - `placings`: points by place from a list such as 4, 2, 1, 0 (a place beyond the list scores 0);
   players tied for a place share the points of the places they fill, each the mean rounded down
   (two tied second of 4, 2, 1, 0 score (2 + 1) // 2 = 1 each; the third place is not given).
-- `jma`: the Japan Monopoly Association's: a player who bankrupted every other player at the table
-  scores a flat `sweep`; otherwise a player's net worth, up to the round's cap.
+- `jma`: the Japan Monopoly Association's (its championship regulations; docs/rules.md, Tournaments):
+  a player who bankrupted every other player at the table (a "monopoly win") scores a flat `sweep`;
+  otherwise a player's share of the table's total net worth, in whole percent, scaled by the seats
+  at the table over the event's table size (so a seat at a table of five weighs as one at a table
+  of four), up to the round's cap.
 
 Standings sum the points over the rounds; ties break on total net worth, then the best place in a
 single round, then a roll-off the organiser records.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
 
 from ..errors import N_, ActionError
 from ..networth import net_worths
@@ -28,9 +31,9 @@ class Scoring:
 
     kind: str = "net_worth"
     placings: tuple[int, ...] = (4, 2, 1, 0)  # placings: the points of 1st, 2nd, ...
-    sweep: int = 10_000  # jma: a player who bankrupted every other player at the table
-    # jma: the most a player's net worth scores, by round (the last applies to every later round).
-    caps: tuple[int, ...] = (10_000,)
+    sweep: int = 100  # jma: a player who bankrupted every other player at the table
+    # jma: the most a player's share scores, by round (the last applies to every later round).
+    caps: tuple[int, ...] = (100,)
 
     @classmethod
     def parse(cls, data) -> "Scoring":
@@ -111,16 +114,18 @@ def seat_results(game: GameState) -> list[Result]:
     return results
 
 
-def score(scoring: Scoring, results: Sequence[Result], round_number: int) -> dict[int, int]:
-    """The points each player at one table earns in round `round_number` (from 1)."""
+def score(scoring: Scoring, results: Sequence[Result], round_number: int, table_size: int = 4) -> dict[int, int]:
+    """The points each player at one table earns in round `round_number` (from 1) of an event of
+    tables of `table_size`."""
     if scoring.kind == "placings":
         return _placings(scoring.placings, results)
     if scoring.kind == "jma":
         swept = [r.player for r in results if not r.bankrupt] if len(results) > 1 else []
         if len(swept) == 1 and all(r.bankrupt for r in results if r.player != swept[0]):
             return {r.player: scoring.sweep if r.player == swept[0] else 0 for r in results}
-        cap = scoring.cap(round_number)
-        return {r.player: min(max(r.net_worth, 0), cap) for r in results}
+        cap, total = scoring.cap(round_number), sum(r.net_worth for r in results)
+        return {r.player: min(r.net_worth * 100 * len(results) // (total * table_size), cap) if total else 0
+                for r in results}
     return {r.player: r.net_worth for r in results}
 
 

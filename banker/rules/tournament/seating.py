@@ -3,8 +3,11 @@ first round drawn from a seed, later rounds keeping rematches to the fewest, the
 
 Later rounds are found by a search from the seed (a tabu search over swaps of two players, as used
 for the "social golfer" problem): it stops at the first seating without a rematch, and otherwise
-keeps the seating with the fewest after a fixed number of steps, so the same seed gives the same
-tables, and the time it takes does not depend on the clock.
+keeps the seating with the fewest once a number of steps has found no better one, so the same seed
+gives the same tables, and the time it takes does not depend on the clock. It looks at the rounds
+played, not ahead: with 16 players at four tables of four, three rounds are always found without a
+rematch, but the round-3 seating found may leave none for a fourth (a Latin square without an
+orthogonal mate), which then keeps its rematches to the fewest the search finds.
 """
 
 import random
@@ -14,8 +17,10 @@ from itertools import combinations
 
 Tables = tuple[tuple[int, ...], ...]
 
-# The search's steps before it settles for the best seating found (each step moves one player).
+# The search's most steps (each moves one player), and the steps without a better seating after
+# which it settles for the best found.
 STEPS = 3000
+PATIENCE = 400
 # How many steps a swapped pair stays out of reach, so the search does not undo what it just did.
 TABU = 10
 
@@ -85,8 +90,9 @@ def _fewest_rematches(tables: list[list[int]], met: Counter, rng: random.Random)
     cost = sum(against(p, t) for t in tables for p in t) // 2
     best, best_cost = [list(t) for t in tables], cost
     tabu: dict[frozenset, int] = {}
+    found_at = 0
     for step in range(STEPS):
-        if best_cost == 0:
+        if best_cost == 0 or step - found_at > PATIENCE:
             break
         clashing = [p for t in tables for p in t if against(p, t) > 0]
         p = rng.choice(clashing)
@@ -109,5 +115,5 @@ def _fewest_rematches(tables: list[list[int]], met: Counter, rng: random.Random)
         cost += delta
         tabu[frozenset((p, q))] = step + TABU
         if cost < best_cost:
-            best, best_cost = [list(t) for t in tables], cost
+            best, best_cost, found_at = [list(t) for t in tables], cost, step
     return best
