@@ -69,6 +69,7 @@ def test_an_evening_through_the_pages(app):
     assert post(organiser, event, event, type="start_round").status_code == 303
     host = organiser.get(f"/t/{game}").get_data(as_text=True)
     assert "End the game" in host  # the organiser's browser is each table's banker
+    assert "Time left:" in host and "data-deadline" in host  # the round's clock
     for table in state.round.tables:
         assert post(organiser, f"/t/{table.game}/act", f"/t/{table.game}", type="end_game").status_code in (200, 303)
     assert "The tournament is over" in organiser.get(event).get_data(as_text=True)
