@@ -69,7 +69,8 @@ def test_an_evening_through_the_pages(app):
     assert post(organiser, event, event, type="start_round").status_code == 303
     host = organiser.get(f"/t/{game}").get_data(as_text=True)
     assert "End the game" in host  # the organiser's browser is each table's banker
-    assert "Time left:" in host and "data-deadline" in host  # the round's clock
+    assert "Time left:" in host and "data-deadline" in host  # the round's clock, on the host and the phones
+    assert "data-deadline" in phones[first - 1].get(f"/p/{game}").get_data(as_text=True)
     for table in state.round.tables:
         assert post(organiser, f"/t/{table.game}/act", f"/t/{table.game}", type="end_game").status_code in (200, 303)
     assert "The tournament is over" in organiser.get(event).get_data(as_text=True)
