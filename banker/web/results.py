@@ -13,9 +13,11 @@ from ..rules.tournament import EventState, is_last_turn, standings
 
 def clock(state: EventState, now: int) -> dict:
     """The round's clock: when it ends (ISO 8601, UTC; None while paused or before a round
-    starts), the seconds left while paused, and whether the last turn has begun."""
+    starts) and the time left then ("m:ss", for a page before its script counts), the seconds left
+    while paused, and whether the last turn has begun."""
     ends = state.clock.ends_at
-    return {"ends_at": _iso(ends), "paused_remaining": state.clock.paused_remaining,
+    left = max(0, ends - now) if ends is not None else 0
+    return {"ends_at": _iso(ends), "left": f"{left // 60}:{left % 60:02d}", "paused_remaining": state.clock.paused_remaining,
             "last_turn": is_last_turn(state, now) if state.round and state.round.status == "playing" else False}
 
 
@@ -30,7 +32,7 @@ def as_json(state: EventState, code: str, now: int | None = None) -> dict:
     points = {s.player: s.points for s in lines}
     return {
         "code": code, "name": state.settings.name, "status": state.status,
-        "round": state.round.number if state.round else 0, "clock": clock(state, now),
+        "round": state.round.number if state.round else 0, "clock": {k: v for k, v in clock(state, now).items() if k != "left"},
         "players": [{"id": p.id, "name": p.name, "points": points.get(p.id, 0), "withdrawn": p.withdrawn}
                     for p in state.players],
         "rounds": [{"number": r.number, "final": r.final, "status": r.status,

@@ -3,6 +3,7 @@
 (by view key), and the results (a printable page, CSV, JSON). Thin: the store applies every action
 (store/tournaments.py), the rules decide (rules/tournament)."""
 
+import secrets
 from typing import NamedTuple
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -17,7 +18,7 @@ from ..store import tournaments
 from . import results
 from .amounts import typed
 from .context import public_url
-from .home import HOME_EDITIONS, WHOLE, edition_choices, preset_choices
+from .home import HOME_EDITIONS, edition_choices, preset_choices
 from .names import reader_language
 from .narrate import refusal
 from .respond import message
@@ -79,10 +80,9 @@ def create():
     return redirect(url_for("tournament.page", code=tournament.code), 303)
 
 
-def _whole(text):
-    """A number typed in a box, as the rules read it (they refuse anything else by name)."""
-    text = typed((text or "").strip())
-    return int(text) if WHOLE.fullmatch(text) else text
+def _whole(text) -> str:
+    """A number as typed in a box, its digits made plain (web/amounts.py): the rules read it."""
+    return typed((text or "").strip())
 
 
 class Glance(NamedTuple):
@@ -108,9 +108,19 @@ def glance(state) -> dict[int, Glance]:
     return tables
 
 
+def offered(state) -> list[tuple[str, str]]:
+    """The organiser's buttons that make sense now (the rules still decide: a refusal says why)."""
+    status, clock = state.status, state.clock
+    now = {"seat_round": status in ("registering", "between"), "start_round": status == "seated",
+           "pause_clock": status == "playing" and clock.ends_at is not None,
+           "resume_clock": clock.paused_remaining is not None,
+           "last_turn": status == "playing" and not clock.last_turn, "undo": True}
+    return [(kind, label) for kind, label in BUTTONS if now[kind]]
+
+
 def _organiser_context(tournament_code: str, state, version: int, tables: dict | None = None) -> dict:
     return {**_view(tournament_code, state), "version": version, "glance": glance(state) if tables is None else tables,
-            "organiser": True, "buttons": BUTTONS}
+            "organiser": True, "buttons": offered(state)}
 
 
 @bp.get("/e/<code:code>")
@@ -154,8 +164,8 @@ def act(code):
     if not tournaments.organises(tournament, browser=browser("banker")):
         return message(_("Only the organiser's screen can do that."), 403)
     data = {key: value for key, value in request.form.items() if key not in ("csrf_token", "nonce")}
-    if data.get("type") == "withdraw":
-        data["player"] = data.get("player", "")
+    if data.get("type") == "draw_seed":  # "Draw the seating again": the seed is drawn here, as at creation
+        data["seed"] = secrets.randbelow(2**31)
     try:
         tournaments.act(tournament.code, data, tournaments.ORGANISER)
     except GameError as error:
