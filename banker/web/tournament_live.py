@@ -14,12 +14,14 @@ Dependencies, as the game screens' DEPENDS: a screen names what its part is made
 (`depends(state)`: the tournament's version, and for the organiser each table's turn and leader,
 read from the live memory's newest version of the game, not the database). The tournament's row is
 read only when its own version moved; a table's change that leaves what a screen shows as it was
-renders nothing and writes nothing.
+renders nothing and writes nothing, and the tables' changes reach a screen at most once per
+TABLES_SETTLE (a tournament's own change at once).
 
 The round's clock is one server deadline: when it runs out, the connection that notices first calls
 the last turn (any screen may, rules/tournament: `last_turn` is anyone's once time is up)."""
 
 import threading
+import time
 from collections.abc import Callable, Hashable
 
 from flask import Response, current_app, stream_with_context
@@ -29,6 +31,10 @@ from ..rules.errors import GameError
 from ..rules.tournament import EventActor, EventState
 from ..store import tournaments
 from ..store.engine import release
+
+# Seconds a screen's part waits after a write before it shows a table's change again.
+TABLES_SETTLE = 1.0
+
 
 class Tables:
     """The tables' games of the tournaments watched in this process, and the newest version heard
@@ -87,6 +93,7 @@ def follow(code: str, version: int, depends: Callable[[EventState, int], Hashabl
             return
         watch_tables(code, _games(state))
         shown = depends(state, seen) if seen == version else None  # None: moved on since the page was drawn
+        written = 0.0
         while not changes.closed:
             if shown is not None:
                 yield ": ping\n\n"
@@ -104,9 +111,14 @@ def follow(code: str, version: int, depends: Callable[[EventState, int], Hashabl
                 if state is None:
                     return
                 watch_tables(code, _games(state))
+            elif time.monotonic() - written < TABLES_SETTLE:
+                # Only a table changed, and the part was written a moment ago: the tables' next
+                # changes are let in first, so that ten tables at a table's pace cost one render a
+                # second, not ten (benchmarks/tournament.py). A tournament change never waits.
+                time.sleep(TABLES_SETTLE - (time.monotonic() - written))
             now = depends(state, seen)
             if now != shown:
-                shown = now
+                shown, written = now, time.monotonic()
                 html = render(state)
                 yield f"event: update\nid: {seen}\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
             release()
