@@ -8,10 +8,9 @@ from typing import NamedTuple
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from .. import qr, store
-from ..rules.errors import GameError
+from ..rules.errors import N_, GameError
 from ..rules.networth import net_worths
 from ..rules.tournament import ranking, standings
 from ..store import tournaments
@@ -28,14 +27,14 @@ from .tournament_live import follow, newest_game
 bp = Blueprint("tournament", __name__)
 
 # The organiser's buttons, in the order of an evening: each sends one action of the tournament rules.
-BUTTONS = (("seat_round", _l("Seat the next round")), ("start_round", _l("Start the round")),
-           ("pause_clock", _l("Pause the clock")), ("resume_clock", _l("Resume the clock")),
-           ("last_turn", _l("Call the last turn")), ("undo", _l("Undo")))
-STATUS_WORDS = {"registering": _l("Registration is open."), "seated": _l("The round is seated: start it when every table is ready."),
-                "playing": _l("The round is being played."), "between": _l("Between rounds."),
-                "ended": _l("The tournament is over.")}
-SCORING_CHOICES = (("jma", _l("JMA: net worth up to a cap, a flat 10,000 for bankrupting everyone else")),
-                   ("placings", _l("By place: 4, 2, 1, 0")), ("net_worth", _l("Net worth")))
+BUTTONS = (("seat_round", N_("Seat the next round")), ("start_round", N_("Start the round")),
+           ("pause_clock", N_("Pause the clock")), ("resume_clock", N_("Resume the clock")),
+           ("last_turn", N_("Call the last turn")), ("undo", N_("Undo")))
+STATUS_WORDS = {"registering": N_("Registration is open."), "seated": N_("The round is seated: start it when every table is ready."),
+                "playing": N_("The round is being played."), "between": N_("Between rounds."),
+                "ended": N_("The tournament is over.")}
+SCORING_CHOICES = (("jma", N_("JMA: each player's share of the table's net worth in percent, 100 for bankrupting everyone else")),
+                   ("placings", N_("By place: 4, 2, 1, 0")), ("net_worth", N_("Net worth")))
 
 
 def _tournament(code: str):
