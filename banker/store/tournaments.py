@@ -34,7 +34,7 @@ from ..rules.tournament import (EventActor, EventSettings, EventState, apply_eve
                                 parse_event_action, replay_event, seat_results)
 from . import actions
 from .engine import attempts, writing
-from .games import CODE_ALPHABET, CODE_LENGTH, create_game, game_code
+from .games import CODE_ALPHABET, create_game, free_code, game_code
 from .identity import Browser, new_token, token_hash
 from .tv import VIEW_KEY_LENGTH, _typed
 
@@ -73,20 +73,13 @@ def create_tournament(settings, browser: Browser | None = None) -> tuple[Tournam
     state = new_event(EventSettings.parse(settings), secrets.randbelow(2**31))
     token = new_token()
     with writing():
-        tournament = Tournament(code=_free_code(), organiser_token_hash=token_hash(token),
+        tournament = Tournament(code=free_code(Tournament), organiser_token_hash=token_hash(token),
                                 organiser_browser_hash=browser.digest if browser else None,
                                 opening=state.to_dict(), state=state.to_dict(), version=0,
                                 created_at=datetime.now(UTC))
         db.session.add(tournament)
         db.session.commit()
     return tournament, token
-
-
-def _free_code() -> str:
-    while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        if not db.session.scalar(select(Tournament.id).where(Tournament.code == code)):
-            return code
 
 
 def live_key(code: str) -> str:
@@ -145,7 +138,8 @@ def act(code: str, data: dict, actor: EventActor, at: int | None = None) -> Acte
     acted = _apply(code, data, actor, now() if at is None else at)
     for effect in acted.effects:
         if effect["kind"] == "round_seated":
-            acted = _seat_tables(code, acted.state)
+            made = _seat_tables(code, acted.state)  # answered as one: both actions' effects, the newest state
+            acted = Acted(made.version, acted.effects + made.effects, made.state)
         elif effect["kind"] == "round_started":
             _tell_games(acted.state, lambda table: {"type": "start", "order": list(range(1, len(table.seats) + 1))})
         elif effect["kind"] == "last_turn":

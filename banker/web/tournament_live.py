@@ -93,7 +93,7 @@ def follow(code: str, version: int, depends: Callable[[EventState, int], Hashabl
             return
         watch_tables(code, _games(state))
         shown = depends(state, seen) if seen == version else None  # None: moved on since the page was drawn
-        written = 0.0
+        looked = 0.0
         while not changes.closed:
             if shown is not None:
                 yield ": ping\n\n"
@@ -111,14 +111,15 @@ def follow(code: str, version: int, depends: Callable[[EventState, int], Hashabl
                 if state is None:
                     return
                 watch_tables(code, _games(state))
-            elif time.monotonic() - written < TABLES_SETTLE:
-                # Only a table changed, and the part was written a moment ago: the tables' next
-                # changes are let in first, so that ten tables at a table's pace cost one render a
-                # second, not ten (benchmarks/tournament.py). A tournament change never waits.
-                time.sleep(TABLES_SETTLE - (time.monotonic() - written))
+            elif time.monotonic() - looked < TABLES_SETTLE:
+                # Only a table changed, and the screen looked at its tables a moment ago: the
+                # tables' next changes are let in first, so that ten tables at a table's pace cost
+                # one look a second, not ten (benchmarks/tournament.py). A tournament change never waits.
+                time.sleep(TABLES_SETTLE - (time.monotonic() - looked))
+            looked = time.monotonic()
             now = depends(state, seen)
             if now != shown:
-                shown, written = now, time.monotonic()
+                shown = now
                 html = render(state)
                 yield f"event: update\nid: {seen}\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
             release()
