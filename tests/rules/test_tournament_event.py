@@ -230,5 +230,6 @@ def test_any_evening_seats_everyone_each_round_and_replays_to_its_state(players,
             event.do(ORGANISER, "table_result", table=number, results=[
                 {"player": p, "net_worth": w, "place": 1 + sum(o > w for o in worths)} for p, w in zip(seats, worths)])
     assert event.state.status == "ended" and event.replays()
+    assert EventSettings.from_dict(event.settings.to_dict()) == event.settings
     scored = [r for rnd in event.state.rounds for t in rnd.tables for r in t.results]
     assert sum(s.points for s in standings(event.state)) == sum(r.points for r in scored)
