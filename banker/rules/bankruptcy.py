@@ -8,10 +8,10 @@ from .errors import N_, RuleError
 from .jail import fine as fine_amount
 from .money import charge, require_cash, transfer
 from .mortgages import lift_cost, transfer_fee
-from .networth import standings
+from .ending import finish
 from .state import BANK, GameState
 from .trades import drop_impossible
-from .turns import next_player, require_no_decision
+from .turns import pass_turn, require_no_decision
 
 
 def raisable_cash(state: GameState, player_id: int) -> int:
@@ -66,8 +66,8 @@ def declare(state: GameState, player_id: int, effects: list) -> None:
     leave(state, player_id, effects)
     drop_impossible(state, effects)
     if state.turn == player_id:
-        _pass_turn(state, player_id, effects)
-    if _last_player_wins(state, effects):
+        pass_turn(state, player_id, effects)
+    if state.status == "ended" or _last_player_wins(state, effects):  # (the last turn may end it)
         return
     if claimant is not None and deeds:
         state.pending = {"kind": "claim", "player": claimant, "from": player_id, "squares": deeds}
@@ -153,26 +153,12 @@ def _sell_buildings(state: GameState, player_id: int, effects: list) -> None:
                  "building_sale", deed.square)
 
 
-def _pass_turn(state: GameState, player_id: int, effects: list) -> None:
-    state.turn = next_player(state, player_id)
-    state.rolled, state.doubles, state.last_roll = False, 0, None
-    effects.append(happened.turn(state.turn))
-
-
 def _last_player_wins(state: GameState, effects: list) -> bool:
     left = [p for p in state.players if not p.bankrupt]
     if len(left) > 1:
         return False
     finish(state, effects)
     return True
-
-
-def finish(state: GameState, effects: list) -> None:
-    """End the game: standings by net worth, each part shown; no action changes it afterwards."""
-    state.status = "ended"
-    state.auction, state.auction_queue, state.pending = None, [], None
-    state.standings = standings(state)
-    effects.append(happened.ended(state.standings[0]["player"]))
 
 
 def end_game(state: GameState, effects: list) -> None:

@@ -320,6 +320,10 @@ SCENARIOS = {
         {"type": "claim_deeds", "choice": "take"}, steps=BOB_BANKRUPT_OVER_THE_FINE, players=3, rules={"preset": "jma"},
         done=lambda s: deed(s, 3)["owner"] == 1 and seat(s, 1)["cash"] == 910 and s["pending"]["kind"] == "inherit",
         says="Ann paid the bank the $50 jail fine to take the bankrupt's deeds."),
+    "last_turn": Scenario(
+        {"type": "last_turn"}, banker_only=True, seatless=True, steps=((1, {"type": "roll", "dice": [4, 6]}),),
+        done=lambda s: s["last_turn"] and s["status"] == "playing",
+        says="Last turn: the game ends once everyone has had as many turns as the first player."),
     "end_game": Scenario(
         {"type": "end_game"}, banker_only=True, seatless=True, steps=((1, {"type": "pay", "to": 2, "amount": 25}),),
         done=lambda s: s["status"] == "ended" and [w["player"] for w in s["standings"]] == [2, 1],
