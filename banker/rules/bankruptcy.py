@@ -3,7 +3,7 @@ or to the bank, and the end of the game when one player is left."""
 
 from . import effects as happened
 from .auctions import leave, open_deed_auction
-from .buildings import HOTEL, level, set_level
+from .buildings import HOTEL, level, refund, set_level
 from .errors import N_, RuleError
 from .jail import fine as fine_amount
 from .money import charge, require_cash, transfer
@@ -20,7 +20,7 @@ def raisable_cash(state: GameState, player_id: int) -> int:
     for deed in state.deeds.values():
         if deed.owner == player_id:
             square = state.board[deed.square]
-            total += level(deed) * (square.house_cost // 2)
+            total += level(deed) * refund(square)
             if not deed.mortgaged:
                 total += square.mortgage
     return total
@@ -149,7 +149,7 @@ def _sell_buildings(state: GameState, player_id: int, effects: list) -> None:
         else:
             state.bank_houses += now
         set_level(deed, 0)
-        transfer(state, BANK, player_id, now * (state.board[deed.square].house_cost // 2), effects,
+        transfer(state, BANK, player_id, now * refund(state.board[deed.square]), effects,
                  "building_sale", deed.square)
 
 

@@ -17,7 +17,7 @@ from ..store import tournaments
 from . import results
 from .amounts import typed
 from .context import public_url
-from .home import HOME_EDITIONS, edition_choices, preset_choices
+from .home import edition_choices, first_board, preset_choices
 from .names import reader_language
 from .narrate import refusal
 from .respond import message
@@ -59,7 +59,7 @@ def new():
 
 
 def _new_page(status: int = 200, **context):
-    return render_template("tournament/new.html", edition=HOME_EDITIONS.get(reader_language(), "us"),
+    return render_template("tournament/new.html", edition=first_board(reader_language()),
                            edition_choices=edition_choices(), preset_choices=preset_choices(),
                            scoring_choices=SCORING_CHOICES, **context), status
 

@@ -2,6 +2,8 @@
 results, corrections, roll-offs, undo; every refusal changes nothing; the log replays to the state."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from banker.rules import ActionError, NotAllowed, RuleError
 from banker.rules.tournament import (
@@ -25,9 +27,9 @@ class Event:
             self.do(GUEST, "register", name=f"Player {n}")
 
     def do(self, actor, type, now: int = 0, **fields) -> list[dict]:
-        data = {"type": type, **fields}
-        self.state, effects = apply_event(self.state, parse_event_action(data), actor, now)
-        self.log.append((actor, data, now))
+        action = parse_event_action({"type": type, **fields})
+        self.state, effects = apply_event(self.state, action, actor, now)
+        self.log.append((actor, action.to_dict(), now))  # as the store would keep it
         return effects
 
     def refused(self, actor, type, error=RuleError, now: int = 0, **fields):
@@ -213,3 +215,21 @@ def test_bad_input_is_refused_with_a_clear_message():
                      {"name": "x", "rules": {"preset": "nope"}}, {"name": "x", "edition": "mars"}, {"name": "x", "y": 1}):
         with pytest.raises(ActionError):
             EventSettings.parse(settings)
+
+
+@given(players=st.integers(min_value=4, max_value=24), scoring=st.sampled_from(["net_worth", "placings", "jma"]),
+       data=st.data())
+@settings(max_examples=5, deadline=None)
+def test_any_evening_seats_everyone_each_round_and_replays_to_its_state(players, scoring, data):
+    event = Event(players, rounds=3, final=0, scoring={"kind": scoring})
+    for _ in range(3):
+        tables = event.seat_and_start()
+        assert sorted(p for t in tables for p in t) == list(range(1, players + 1))
+        for number, seats in enumerate(tables, 1):
+            worths = data.draw(st.lists(st.integers(0, 5000), min_size=len(seats), max_size=len(seats)))
+            event.do(ORGANISER, "table_result", table=number, results=[
+                {"player": p, "net_worth": w, "place": 1 + sum(o > w for o in worths)} for p, w in zip(seats, worths)])
+    assert event.state.status == "ended" and event.replays()
+    assert EventSettings.from_dict(event.settings.to_dict()) == event.settings
+    scored = [r for rnd in event.state.rounds for t in rnd.tables for r in t.results]
+    assert sum(s.points for s in standings(event.state)) == sum(r.points for r in scored)

@@ -78,6 +78,16 @@ def test_a_games_end_gives_each_seats_facts():
         (ANN, 1500, 1, False, None), (BOB, 1500, 1, False, None), (CY, 0, 3, True, "bank")]
 
 
+def test_a_games_seats_are_named_by_the_event_players_at_its_table():
+    game = Logged(3)
+    game.do(CY, "pay", to=ANN, amount=2000)  # more than he has: a debt to Ann
+    game.do(CY, "bankrupt")
+    game.do(BANKER, "end_game")
+    results = seat_results(game.state, players=[17, 4, 9])
+    assert [(r.player, r.net_worth, r.place, r.bankrupt_to) for r in results] == [
+        (17, 3000, 1, None), (4, 1500, 2, None), (9, 0, 3, 17)]
+
+
 def line(ranked, player):
     return next(s for s in ranked if s.player == player)
 

@@ -9,7 +9,7 @@ from ..errors import N_, RuleError
 from . import happened
 from .scoring import Result, score, tied
 from .seating import seat_final, seat_round
-from .state import EventState, Round, Table, is_last_turn, standings
+from .state import Clock, EventState, Round, Table, is_last_turn, standings
 
 
 def seat(state: EventState, effects: list) -> None:
@@ -108,7 +108,7 @@ def table_result(state: EventState, number: int, results: Sequence[Result], effe
     table.results = [Result(**{**vars(r), "points": points[r.player]}) for r in results]
     effects.append(happened.table_ended(current.number, number, {str(p): v for p, v in points.items()}))
     if current.status == "ended":
-        state.clock = type(state.clock)()
+        state.clock = Clock()
         effects.append(happened.round_ended(current.number))
         if state.status == "ended":
             effects.append(happened.event_ended())

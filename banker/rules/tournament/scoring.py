@@ -98,19 +98,22 @@ class Result:
     points: int = 0
 
 
-def seat_results(game: GameState) -> list[Result]:
+def seat_results(game: GameState, players: Sequence[int] | None = None) -> list[Result]:
     """The facts of an ended game's result, seat by seat in its standings' order: net worth; place,
     players with equal net worth sharing one (1, 2, 2, 4), a bankrupt player in the place they went
-    out in; and who went bankrupt to whom."""
+    out in; and who went bankrupt to whom. `players` names the event's player for each of the
+    game's players, in the order they joined (a table's seats, when its game was joined in seat
+    order); without it, the game's own ids are kept. The table's `table_result` action takes them."""
+    name = {p.id: players[at] if players else p.id for at, p in enumerate(game.players)}
     worth = net_worths(game)
     alive = sorted((p for p in game.players if not p.bankrupt), key=lambda p: -worth[p.id])
     results = []
     for p in alive:
         place = 1 + sum(worth[o.id] > worth[p.id] for o in alive)
-        results.append(Result(player=p.id, net_worth=worth[p.id], place=place))
+        results.append(Result(player=name[p.id], net_worth=worth[p.id], place=place))
     out = sorted((p for p in game.players if p.bankrupt), key=lambda p: p.place or len(game.players))
-    results += [Result(player=p.id, net_worth=worth[p.id], place=p.place or len(game.players), bankrupt=True,
-                       bankrupt_to=p.bankrupt_to) for p in out]
+    results += [Result(player=name[p.id], net_worth=worth[p.id], place=p.place or len(game.players), bankrupt=True,
+                       bankrupt_to=name.get(p.bankrupt_to, p.bankrupt_to)) for p in out]
     return results
 
 

@@ -54,7 +54,7 @@ def seat_round(players: Sequence[int], rounds: Sequence[Tables], seed: int, size
     rng.shuffle(order)
     tables = _deal(order, table_sizes(len(order), size))
     met = meetings(rounds)
-    if any(met[frozenset(pair)] for table in tables for pair in combinations(table, 2)):
+    if len(tables) > 1 and any(met[frozenset(pair)] for table in tables for pair in combinations(table, 2)):
         tables = _fewest_rematches(tables, met, rng)
     return tuple(tuple(rng.sample(table, len(table))) for table in tables)
 

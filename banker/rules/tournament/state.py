@@ -56,6 +56,14 @@ class EventSettings:
             final=_final(data.get("final", 0)),
         )
 
+    def to_dict(self) -> dict:
+        """JSON-ready (the store keeps it beside the event's log); from_dict gives it back."""
+        return {**_plain(self), "scoring": self.scoring.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "EventSettings":
+        return cls(**{**data, "scoring": Scoring.from_dict(data["scoring"])})
+
     def game_settings(self) -> Settings:
         """The settings every table's game is created with."""
         return Settings.parse(self.rules, load_board(self.edition).settings)
@@ -172,18 +180,14 @@ class EventState:
 
     def to_dict(self) -> dict:
         """JSON-ready; from_dict(to_dict()) gives an equal state."""
-        data = _plain(self)
-        data["settings"]["scoring"] = self.settings.scoring.to_dict()
-        return data
+        return {**_plain(self), "settings": self.settings.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict) -> "EventState":
-        settings = dict(data["settings"])
-        settings["scoring"] = Scoring.from_dict(settings["scoring"])
         rounds = [Round(**{**r, "tables": [Table(**{**t, "results": None if t["results"] is None else
                                                     [Result(**x) for x in t["results"]]})
                                            for t in r["tables"]]}) for r in data["rounds"]]
-        return cls(settings=EventSettings(**settings), seed=data["seed"],
+        return cls(settings=EventSettings.from_dict(data["settings"]), seed=data["seed"],
                    players=[EventPlayer(**p) for p in data["players"]], rounds=rounds,
                    clock=Clock(**data["clock"]), roll_offs=[list(g) for g in data["roll_offs"]])
 
