@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from .. import qr, store
 from ..rules.errors import N_, GameError
 from ..rules.networth import net_worths
-from ..rules.tournament import ranking, standings
+from ..rules.tournament import EventActor, ranking, standings
 from ..store import tournaments
 from . import results
 from .amounts import typed
@@ -165,6 +165,8 @@ def act(code):
     data = {key: value for key, value in request.form.items() if key not in ("csrf_token", "nonce")}
     if data.get("type") == "draw_seed":  # "Draw the seating again": the seed is drawn here, as at creation
         data["seed"] = secrets.randbelow(2**31)
+    if data.get("type") == "correct_result":  # one player's points at a time, as the form gives them
+        data["points"] = {data.pop("player", ""): typed(data.get("points", "").strip())}
     try:
         tournaments.act(tournament.code, data, tournaments.ORGANISER)
     except GameError as error:
@@ -215,6 +217,22 @@ def me(code):
 
 def _me_context(code: str, state, player: int) -> dict:
     return {**_view(code, state), "player": player, "seat": _seat(state, player)}
+
+
+@bp.post("/e/<code:code>/me")
+def withdraw(code):
+    """A registered player withdraws from the next rounds (their game, if they are in one, goes on)."""
+    tournament = _tournament(code)
+    player = tournaments.entrant(tournament, browser("seat"))
+    if player is None:
+        return redirect(url_for("tournament.register", code=tournament.code))
+    try:
+        tournaments.act(tournament.code, {"type": "withdraw", "player": player}, EventActor(player=player))
+    except GameError as error:
+        flash(refusal(error, None, on_page=True), "error")
+    except store.Busy:
+        return message(_("The tournament is busy; try again."), 503)
+    return redirect(url_for("tournament.me", code=tournament.code, stay=1), 303)
 
 
 @bp.get("/e/<code:code>/me/live")

@@ -63,6 +63,12 @@ def test_an_evening_through_the_pages(app):
     assert moved.status_code == 302 and moved.headers["Location"].endswith(f"/p/{game}")
     assert phones[first - 1].get(f"/p/{game}").status_code == 200
 
+    # A player withdraws from the next rounds on their phone (their game goes on).
+    ed = phones[4]
+    assert post(ed, f"/e/{code}/me", f"/e/{code}/me?stay=1").status_code == 303
+    assert "You have withdrawn" in ed.get(f"/e/{code}/me?stay=1").get_data(as_text=True)
+    assert "Ed · withdrawn" in organiser.get(event).get_data(as_text=True)
+
     refused = post(organiser, event, event, type="seat_round")
     assert refused.status_code == 303
     assert "is not over yet" in organiser.get(event).get_data(as_text=True)
@@ -73,7 +79,18 @@ def test_an_evening_through_the_pages(app):
     assert "data-deadline" in phones[first - 1].get(f"/p/{game}").get_data(as_text=True)
     for table in state.round.tables:
         assert post(organiser, f"/t/{table.game}/act", f"/t/{table.game}", type="end_game").status_code in (200, 303)
-    assert "The tournament is over" in organiser.get(event).get_data(as_text=True)
+    over = organiser.get(event).get_data(as_text=True)
+    assert "The tournament is over" in over and "Correct the result" in over
+    # The organiser corrects a player's points with a memo; a correction without a number says why.
+    before = app.test_client().get(f"/e/{code}/results.json").json
+    assert post(organiser, event, event, type="correct_result", round="1", table="1", player=str(first),
+                points="x", memo="slip").status_code == 303
+    assert "must be a whole number" in organiser.get(event).get_data(as_text=True)
+    assert app.test_client().get(f"/e/{code}/results.json").json == before
+    assert post(organiser, event, event, type="correct_result", round="1", table="1", player=str(first),
+                points="9", memo="Scorer's slip").status_code == 303
+    corrected = app.test_client().get(f"/e/{code}/results.json").json
+    assert next(r["points"] for r in corrected["rounds"][0]["tables"][0]["results"] if r["player"] == first) == 9
 
     page = app.test_client().get(f"/e/{code}/results").get_data(as_text=True)
     assert "Every table" in page and "Ann" in page
