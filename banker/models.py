@@ -123,3 +123,70 @@ class Checkpoint(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(primary_key=True)
     state: Mapped[dict] = mapped_column(JSON)
+
+
+class Tournament(db.Model):
+    """A tournament night (issue 36): several tables over several rounds, one scoreboard. Like a
+    game, its `state` is the snapshot (rules/tournament) after its action number `version`, and
+    its actions are an append-only log (`TournamentAction`). Only the organiser's token's hash is
+    kept."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True)
+    organiser_token_hash: Mapped[str] = mapped_column(String(64))
+    # The browser that created it on the home page (its key's hash): the organiser's screen, which
+    # also gets the banker's badge in every table's game.
+    organiser_browser_hash: Mapped[str | None] = mapped_column(String(64))
+    view_key_hash: Mapped[str | None] = mapped_column(String(64))  # the event TV's (store/tournaments.py)
+    opening: Mapped[dict] = mapped_column(JSON)  # the state as created: where replay and undo start
+    state: Mapped[dict] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TournamentAction(db.Model):
+    """One applied action of a tournament: who, what, when (`now`, the Unix time the rules were
+    given), its effects, and whether the organiser undid it."""
+
+    __tablename__ = "tournament_actions"
+    __table_args__ = (UniqueConstraint("tournament_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    seq: Mapped[int]
+    actor: Mapped[str] = mapped_column(String(16))
+    type: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict] = mapped_column(JSON)
+    effects: Mapped[list] = mapped_column(JSON)
+    now: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    undone: Mapped[bool] = mapped_column(default=False)
+
+
+class Entrant(db.Model):
+    """A registered player's secrets in a tournament: the hash of their token (the seats of their
+    tables' games hold the same hash, so it acts there as a seat's token does) and of the browser
+    that registered (it gets the seat's badge in each of their games)."""
+
+    __tablename__ = "entrants"
+    __table_args__ = (UniqueConstraint("tournament_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    player_id: Mapped[int]
+    token_hash: Mapped[str] = mapped_column(String(64), index=True)
+    browser_hash: Mapped[str | None] = mapped_column(String(64))
+
+
+class TournamentTable(db.Model):
+    """A game played as one table of a tournament's round: when it ends, its result goes to the
+    tournament found here (store/tournaments.py, `table_ended`)."""
+
+    __tablename__ = "tournament_tables"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    round: Mapped[int]
+    table: Mapped[int]

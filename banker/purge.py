@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from sqlalchemy import ColumnElement, case, delete, func, select
 
-from .models import Badge, Checkpoint, Claim, Event, Game, Seat, TvKey, db
+from .models import Badge, Checkpoint, Claim, Event, Game, Seat, TournamentTable, TvKey, db
 from .store import writing
 
 # Games deleted per transaction: a long game is a few thousand events and a hundred checkpoints.
@@ -25,7 +25,7 @@ BATCH = 20
 AGE = re.compile(r"([0-9]{1,5})(d|h|min)")
 UNITS = {"d": "days", "h": "hours", "min": "minutes"}
 # What belongs to a game, deleted before it (the foreign keys have no ON DELETE CASCADE).
-PARTS = (Event, Checkpoint, Seat, Badge, Claim, TvKey)
+PARTS = (Event, Checkpoint, Seat, Badge, Claim, TvKey, TournamentTable)  # a tournament keeps its results
 
 
 class Idle(NamedTuple):

@@ -2,7 +2,7 @@
 upgrade`), and the upgrade every start of a server makes (create_app).
 
 A change to models.py ships as a new script in versions/ (`flask --app banker db migrate --rev-id
-0003 -m "what changed"`: the next free number, then read and fix what it wrote); tests/test_migrations.py
+0004 -m "what changed"`: the next free number, then read and fix what it wrote); tests/test_migrations.py
 fails while the scripts and the models disagree. Revision 0001 is the schema `db.create_all()` made
 before migrations existed: a database with the tables and no recorded revision is at it.
 

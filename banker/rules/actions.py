@@ -5,7 +5,7 @@ is parsed, and `run`, which hands it to the rule module that decides and applies
 Parsing checks only the shape of the input; whether the action is legal now is for `run` to decide.
 """
 
-from . import auctions, bankruptcy, buildings, buying, cards, jail, lobby, money, mortgages, moves, trades, turns
+from . import auctions, bankruptcy, buildings, buying, cards, ending, jail, lobby, money, mortgages, moves, trades, turns
 # Re-exported: the store, the web layer and the tests read the vocabulary from here.
 from .declaration import ACTIONS, CONTROL, TAKE_BACK, UNDO, Action, Who, action, arg, only_fields, parse
 from .errors import N_, ActionError
@@ -418,6 +418,15 @@ class ReceiveDeeds(Action):
 
     def run(self, state, player, effects):
         bankruptcy.receive_deeds(state, player, self.lift or [], effects)
+
+
+@action("last_turn", Who.BANKER)
+class LastTurn(Action):
+    """Call the last turn (a tournament's round at time): the game then ends by itself once every
+    seat still in has had as many turns as the first, ranked by net worth."""
+
+    def run(self, state, player, effects):
+        ending.call_last_turn(state, effects)
 
 
 @action("end_game", Who.BANKER)

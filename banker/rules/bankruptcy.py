@@ -3,15 +3,15 @@ or to the bank, and the end of the game when one player is left."""
 
 from . import effects as happened
 from .auctions import leave, open_deed_auction
-from .buildings import HOTEL, level, set_level
+from .buildings import HOTEL, level, refund, set_level
 from .errors import N_, RuleError
 from .jail import fine as fine_amount
 from .money import charge, require_cash, transfer
 from .mortgages import lift_cost, transfer_fee
-from .networth import standings
+from .ending import finish
 from .state import BANK, GameState
 from .trades import drop_impossible
-from .turns import next_player, require_no_decision
+from .turns import pass_turn, require_no_decision
 
 
 def raisable_cash(state: GameState, player_id: int) -> int:
@@ -20,7 +20,7 @@ def raisable_cash(state: GameState, player_id: int) -> int:
     for deed in state.deeds.values():
         if deed.owner == player_id:
             square = state.board[deed.square]
-            total += level(deed) * (square.house_cost // 2)
+            total += level(deed) * refund(square)
             if not deed.mortgaged:
                 total += square.mortgage
     return total
@@ -66,8 +66,8 @@ def declare(state: GameState, player_id: int, effects: list) -> None:
     leave(state, player_id, effects)
     drop_impossible(state, effects)
     if state.turn == player_id:
-        _pass_turn(state, player_id, effects)
-    if _last_player_wins(state, effects):
+        pass_turn(state, player_id, effects)
+    if state.status == "ended" or _last_player_wins(state, effects):  # (the last turn may end it)
         return
     if claimant is not None and deeds:
         state.pending = {"kind": "claim", "player": claimant, "from": player_id, "squares": deeds}
@@ -149,14 +149,8 @@ def _sell_buildings(state: GameState, player_id: int, effects: list) -> None:
         else:
             state.bank_houses += now
         set_level(deed, 0)
-        transfer(state, BANK, player_id, now * (state.board[deed.square].house_cost // 2), effects,
+        transfer(state, BANK, player_id, now * refund(state.board[deed.square]), effects,
                  "building_sale", deed.square)
-
-
-def _pass_turn(state: GameState, player_id: int, effects: list) -> None:
-    state.turn = next_player(state, player_id)
-    state.rolled, state.doubles, state.last_roll = False, 0, None
-    effects.append(happened.turn(state.turn))
 
 
 def _last_player_wins(state: GameState, effects: list) -> bool:
@@ -165,14 +159,6 @@ def _last_player_wins(state: GameState, effects: list) -> bool:
         return False
     finish(state, effects)
     return True
-
-
-def finish(state: GameState, effects: list) -> None:
-    """End the game: standings by net worth, each part shown; no action changes it afterwards."""
-    state.status = "ended"
-    state.auction, state.auction_queue, state.pending = None, [], None
-    state.standings = standings(state)
-    effects.append(happened.ended(state.standings[0]["player"]))
 
 
 def end_game(state: GameState, effects: list) -> None:

@@ -73,23 +73,41 @@ class Board:
         return self.constants["jail_index"]
 
 
-# The boards a game can be played on. A name comes from users (the API's "edition"), so it is
-# looked up here and never used as a path on its own.
-EDITION_NAMES = ("us", "uk", "fr", "pt", "ja")
-# The printings of the Chance and Community Chest cards a game can play with (the setting `cards`):
-# each names its file in rules/editions/ and the Chance and Community Chest decks in it. "us" is the
-# US default, whose Community Chest the setting `community_chest` chooses (cards.printing).
-PRINTINGS = {
-    "us_2021": ("us_cards", "chance", "chest_2021"),
-    "us_2008": ("us_cards", "chance", "chest_2008"),
-    "uk_classic": ("uk_cards", "chance", "chest"),
-    "uk_modern": ("uk_cards", "chance_modern", "chest_modern"),
-    "fr": ("fr_cards", "chance", "chest"),
-    "fr_variant": ("fr_cards", "chance", "chest_variant"),
-    "pt": ("pt_cards", "chance", "chest"),
-    "ja_2008": ("ja_cards", "chance", "chest_2008"),
-    "ja_classic": ("ja_cards", "chance", "chest_classic"),
-}
+def _found() -> tuple[dict[str, dict], dict[str, dict]]:
+    """Every edition in rules/editions/: each board file (`<edition>.json`, with its `label` in each
+    language and its `order` among the boards offered) and the printings its cards file
+    (`<edition>_cards.json`) declares, each with its label and its two decks. Adding a board is
+    adding those two files: the home page, the rulebook, the API's errors and the tests read them
+    from here."""
+    boards, printings = {}, {}
+    for path in sorted(EDITIONS.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if path.stem.endswith("_cards"):
+            printings.update({key: {**entry, "file": path.stem} for key, entry in data["printings"].items()})
+        else:
+            boards[path.stem] = data
+    boards = dict(sorted(boards.items(), key=lambda item: item[1]["order"]))
+    # A board's printings come in its order: "<edition>_cards" holds the printings of <edition>.
+    order = {f"{name}_cards": n for n, name in enumerate(boards)}
+    printings = dict(sorted(printings.items(), key=lambda item: order[item[1]["file"]]))
+    return boards, printings
+
+
+_BOARDS, _PRINTINGS = _found()
+# The boards a game can be played on, in the order they are offered. A name comes from users (the
+# API's "edition"), so it is looked up here and never used as a path on its own.
+EDITION_NAMES = tuple(_BOARDS)
+# Each board's name in each language (the language code: "en", "fr", ...).
+EDITION_LABELS = {name: data["label"] for name, data in _BOARDS.items()}
+# The printings of the Chance and Community Chest cards a game can play with (the setting `cards`),
+# each in its edition's cards file: its name in each language, and its two decks, or ("us": the US
+# default) the Chance with the Community Chest that the setting `community_chest` chooses
+# (cards.printing). The new-game form offers those that are not `within` another (us_2021 and
+# us_2008 are offered as "us" with its Community Chest chosen beside it).
+PRINTING_LABELS = {key: entry["label"] for key, entry in _PRINTINGS.items()}
+OFFERED_PRINTINGS = tuple(key for key, entry in _PRINTINGS.items() if "within" not in entry)
+PRINTINGS = {key: (entry["file"], entry["chance"], entry["chest"]) for key, entry in _PRINTINGS.items()
+             if "chance" in entry}
 # A square's term when its type says it all (taxes and utilities name their own).
 TERMS = {"go": "go", "community_chest": "community_chest", "chance": "chance", "jail": "jail",
          "free_parking": "free_parking", "go_to_jail": "go_to_jail"}
@@ -99,22 +117,16 @@ TERMS = {"go": "go", "community_chest": "community_chest", "chance": "chance", "
 def load_board(edition: str = "us") -> Board:
     """Read rules/editions/<edition>.json (cached: boards never change while running); KeyError for
     a name that is not in EDITION_NAMES."""
-    if edition not in EDITION_NAMES:
-        raise KeyError(edition)
-    data = _read(edition)
+    data = _BOARDS[edition]
     raws = data["squares"]
     if "base" in data:  # a national edition: the base's squares under this edition's names
-        base = _read(data["base"])
+        base = _BOARDS[data["base"]]
         raws = [{**square, **named} for square, named in zip(base["squares"], raws, strict=True)]
         data = {**base, **data}
     squares = tuple(Square(**{"term": _term(raw), **raw, "rent": tuple(raw.get("rent", ()))}) for raw in raws)
     return Board(data["edition"], data["currency"], squares, data["constants"],
                  language=data.get("language", "en"),
                  settings=data.get("settings", {}))
-
-
-def _read(edition: str) -> dict:
-    return json.loads((EDITIONS / f"{edition}.json").read_text(encoding="utf-8"))
 
 
 def _term(raw: dict) -> str | None:

@@ -4,6 +4,7 @@ bank's supply of 32 houses and 12 hotels. A hotel is the fifth level of a lot.""
 from . import effects as happened
 from .errors import N_, RuleError
 from .money import require_cash, require_no_debt, transfer
+from .board import Square
 from .state import BANK, Deed, GameState
 
 HOTEL = 5
@@ -12,6 +13,13 @@ HOTEL = 5
 def level(deed: Deed) -> int:
     """0-4 houses, 5 for a hotel."""
     return HOTEL if deed.hotel else deed.houses
+
+
+def refund(square: Square) -> int:
+    """What the bank pays back for one level sold on `square`: half its house cost (a hotel is sold
+    as one level too). The one place this rule lives: the rules, the deed cards and the story
+    count with it."""
+    return square.house_cost // 2
 
 
 def set_level(deed: Deed, value: int) -> None:
@@ -146,7 +154,7 @@ def check_sell(state: GameState, player_id: int, square: int) -> int:
     if now == HOTEL and state.bank_houses < 4:
         raise RuleError("no_houses_for_hotel", N_("Breaking the hotel on {square} needs 4 houses from the bank, which has {count}; sell the group's hotels outright instead."),
                         square=square, count=state.bank_houses)
-    return state.board[square].house_cost // 2
+    return refund(state.board[square])
 
 
 def sell(state: GameState, player_id: int, square: int, effects: list) -> None:
@@ -210,7 +218,7 @@ def set_levels(state: GameState, player_id: int, levels: dict[int, int], effects
         raise RuleError("no_hotels", N_("That needs {need} hotels from the bank, which has {count}.") if state.bank_hotels - hotels > 1
                         else N_("That needs a hotel from the bank, which has none."),
                         need=state.bank_hotels - hotels, count=state.bank_hotels)
-    price = bought * cost - sold * (cost // 2)
+    price = bought * cost - sold * refund(state.board[first])
     require_cash(state, player_id, price, N_("That costs {price}; {player} has only {cash}."), price=price)
     state.bank_houses, state.bank_hotels = houses, hotels
     for s in squares:

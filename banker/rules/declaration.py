@@ -104,12 +104,13 @@ def only_fields(data: dict, known) -> None:
                               type=data["type"], field=str(key)[:30])
 
 
-def parse(data) -> Action:
-    """Turn a dict from a form or the API into an Action, or raise ActionError saying what is wrong."""
+def parse(data, vocabulary: dict | None = None) -> Action:
+    """Turn a dict from a form or the API into an Action, or raise ActionError saying what is wrong.
+    `vocabulary` is the registry to read it from: a game's ACTIONS unless told (an event's has its own)."""
     if not isinstance(data, dict):
         raise ActionError("bad_action", N_("An action must be a JSON object."))
     kind = data.get("type")
-    cls = ACTIONS.get(kind) if isinstance(kind, str) else None
+    cls = (vocabulary or ACTIONS).get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ActionError("unknown_action", N_("Unknown action type: {type}."), type=str(kind)[:30])
     known = {f.name: f for f in fields(cls)}

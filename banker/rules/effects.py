@@ -12,19 +12,25 @@ The rule modules import this module as `happened`: `effects` is the list each ac
 from collections.abc import Callable, Sequence
 from functools import wraps
 
+def kinds_in(registry: dict[str, Callable[..., dict]]) -> Callable:
+    """A decorator declaring effect kinds into `registry`: a kind's name is its constructor's, which
+    returns the effect's fields. (An event's effects have their own: tournament/happened.py.)"""
+
+    def kind(fields: Callable[..., dict]) -> Callable[..., dict]:
+        name = fields.__name__
+
+        @wraps(fields)
+        def make(*args, **kwargs) -> dict:
+            return {"kind": name, **fields(*args, **kwargs)}
+
+        registry[name] = make
+        return make
+
+    return kind
+
+
 KINDS: dict[str, Callable[..., dict]] = {}
-
-
-def kind(fields: Callable[..., dict]) -> Callable[..., dict]:
-    """Declare an effect kind: its name is the constructor's, which returns the effect's fields."""
-    name = fields.__name__
-
-    @wraps(fields)
-    def make(*args, **kwargs) -> dict:
-        return {"kind": name, **fields(*args, **kwargs)}
-
-    KINDS[name] = make
-    return make
+kind = kinds_in(KINDS)
 
 
 # The lobby and the turn
@@ -383,6 +389,13 @@ def deeds_claimed(player: int, bankrupt_player: int, squares: list[int]) -> dict
 def claim_declined(player: int, bankrupt_player: int) -> dict:
     """`player` left the deeds of `bankrupt_player` (as `from`) to the bank's auction."""
     return {"player": player, "from": bankrupt_player}
+
+
+@kind
+def last_turn() -> dict:
+    """The banker (a tournament's organiser) called the last turn: the game ends once every seat
+    still in has had as many turns as the first."""
+    return {}
 
 
 @kind

@@ -3,7 +3,7 @@ buttons each lot offers now, what each would cost or why it is not possible now 
 nothing here changes the game)."""
 
 from .actions import parse
-from .buildings import HOTEL, check_build, check_sell, level
+from .buildings import HOTEL, check_build, check_sell, level, refund
 from .deals import require_between_turns
 from .errors import attempt
 from .game import require_playing
@@ -43,7 +43,7 @@ def holdings(state: GameState, player_id: int) -> list[dict]:
         })
         lot = {"square": square.index, "name": square.name, "level": level(deed),
                "mortgaged": deed.mortgaged, "rent": rent_due(state, square.index), "type": square.type,
-               "cost": square.house_cost, "refund": square.house_cost // 2,
+               "cost": square.house_cost, "refund": refund(square),
                "loan": square.mortgage, "lift": lift_cost(square.mortgage)}
         checks = {"mortgage": check_mortgage, "unmortgage": check_unmortgage}
         if square.type == "street":
@@ -54,7 +54,7 @@ def holdings(state: GameState, player_id: int) -> list[dict]:
     for section in sections.values():
         section["built"] = any(lot["level"] for lot in section["lots"])
         section["hotels"] = sum(lot["level"] == HOTEL for lot in section["lots"])
-        section["sell_all"] = sum(lot["level"] for lot in section["lots"]) * (section["house_cost"] // 2)
+        section["sell_all"] = sum(lot["level"] * lot["refund"] for lot in section["lots"])
         # Houses and hotels go only on a complete colour group, and only while the game is on.
         section["buildable"] = section["street"] and section["complete"] and not over
         for lot in section["lots"]:

@@ -79,4 +79,5 @@ def start(state: GameState, given: tuple[int, ...] | None, effects: list) -> Non
     state.order = order
     state.status = "playing"
     state.turn = order[0]
+    state.player(order[0]).turns = 1
     effects.append(happened.started(order))

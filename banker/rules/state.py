@@ -120,6 +120,9 @@ class Player:
     # snapshot from before they were kept.
     place: int | None = None
     bankrupt_to: int | str | None = None
+    # Turns had, the one in play included (doubles rolled again belong to their turn; a turn in
+    # jail is a turn). 0 in a snapshot from before they were counted.
+    turns: int = 0
 
 
 @dataclass(kw_only=True)
@@ -201,6 +204,7 @@ class GameState:
     trades: list[Trade] = field(default_factory=list)
     standings: list[dict] | None = None
     serial: int = 0
+    last_turn: bool = False  # called: the game ends once every seat still in has had as many turns
 
     @property
     def board(self) -> Board:

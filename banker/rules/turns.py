@@ -3,6 +3,7 @@
 from . import effects as happened
 from .errors import N_, RuleError
 from .auctions import require_no_auction
+from .ending import finish, turns_even
 from .jail import roll_in_jail
 from .money import require_no_debt
 from .moves import advance, land, send_to_jail
@@ -75,10 +76,18 @@ def end_turn(state: GameState, player_id: int, effects: list) -> None:
             raise RuleError("roll_again", N_("{player} rolled doubles and must roll again."), player=player_id)
         raise RuleError("not_rolled", N_("{player} has not rolled yet."), player=player_id)
     require_no_debt(state, player_id)
+    pass_turn(state, player_id, effects)
+
+
+def pass_turn(state: GameState, player_id: int, effects: list) -> None:
+    """The turn goes to the next seat still in; after the last turn's call, the game ends instead
+    once every seat still in has had as many turns as the first."""
+    if state.last_turn and turns_even(state):
+        finish(state, effects)
+        return
     state.turn = next_player(state, player_id)
-    state.rolled = False
-    state.doubles = 0
-    state.last_roll = None
+    state.rolled, state.doubles, state.last_roll = False, 0, None
+    state.player(state.turn).turns += 1
     effects.append(happened.turn(state.turn))
 
 

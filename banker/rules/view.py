@@ -17,12 +17,13 @@ def state_json(state: GameState, version: int) -> dict:
         "rolled": state.rolled,
         "doubles": state.doubles,
         "last_roll": state.last_roll,
+        "last_turn": state.last_turn,
         "players": [
             {
                 "id": p.id, "name": p.name, "token": p.token, "cash": p.cash,
                 "position": p.position, "in_jail": p.in_jail, "jail_rolls": p.jail_rolls,
                 "jail_cards": p.jail_cards, "bankrupt": p.bankrupt,
-                "opening_rolls": p.opening_rolls, "net_worth": net_worth(state, p.id),
+                "opening_rolls": p.opening_rolls, "turns": p.turns, "net_worth": net_worth(state, p.id),
             }
             for p in state.players
         ],

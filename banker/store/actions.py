@@ -18,6 +18,7 @@ from ..rules.actions import TAKE_BACK, UNDO, only_fields
 from ..rules.inputs import serial
 from .engine import attempts, reconnecting, writing
 from .games import game_code
+from .tournaments import table_ended
 from .identity import Browser, Sender, give_badge, holding, new_token, nonce_value, token_hash
 from .undo import checkpoint, undo_newest
 
@@ -113,6 +114,8 @@ def _tries(code: str, data: dict, sender: Sender, nonce: str | None, browser: Br
                 notifier().relay(db.session, code, version)  # other processes hear of it on commit
                 db.session.commit()
                 announce(code, version, Commit(code, version, state, entry))
+                if any(e["kind"] == "ended" for e in effects):
+                    table_ended(code, state)  # a tournament's table: its result goes to the tournament
                 return Outcome(version, effects, state, player)
             db.session.rollback()
 

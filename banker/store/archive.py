@@ -29,7 +29,7 @@ from ..rules.board import EDITION_NAMES, load_board
 from ..rules.errors import N_, ActionError
 from ..rules.undo import Entry, check_take_back, check_undo
 from .engine import writing
-from .games import _free_code
+from .games import free_code
 from .identity import Browser, give_badge, new_token, token_hash
 from .log import log_page
 from . import undo as store_undo
@@ -373,7 +373,7 @@ class Replay:
         computer it begins at its import, however old its events are."""
         banker_token = new_token()
         with writing():
-            game = Game(code=_free_code(), banker_token_hash=token_hash(banker_token), edition=self.edition,
+            game = Game(code=free_code(), banker_token_hash=token_hash(banker_token), edition=self.edition,
                         settings=vars(self.settings).copy(), state=self.state.to_dict(), version=len(self.rows),
                         created_at=datetime.now(UTC))
             db.session.add(game)

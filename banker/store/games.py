@@ -29,7 +29,7 @@ def create_game(edition: str = "us", settings: dict | None = None,
     banker_token = new_token()
     with writing():
         game = Game(
-            code=_free_code(), banker_token_hash=token_hash(banker_token), edition=edition,
+            code=free_code(), banker_token_hash=token_hash(banker_token), edition=edition,
             settings=vars(chosen).copy(), state=state.to_dict(), version=0,
             created_at=datetime.now(UTC),
         )
@@ -41,10 +41,11 @@ def create_game(edition: str = "us", settings: dict | None = None,
     return game, banker_token
 
 
-def _free_code() -> str:
+def free_code(model=Game) -> str:
+    """A code no row of `model` has yet (a game's; store/tournaments.py asks for a tournament's)."""
     while True:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        if not db.session.scalar(select(Game.id).where(Game.code == code)):
+        if not db.session.scalar(select(model.id).where(model.code == code)):
             return code
 
 

@@ -14,7 +14,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
 from . import (amounts, api, assets, card_effects, fragments, headers, home, imports, join, languages, ledger,
-               limits, operations, player, rulebook, table, templating, tv)
+               limits, operations, player, rulebook, table, templating, tournament, tournament_api,
+               tournament_live, tv)
 from .. import metrics
 from ..rules.lobby import tied_with
 from ..rules.mortgages import lift_cost, transfer_fee
@@ -111,9 +112,12 @@ def init_app(app: Flask) -> None:
     ledger.init_app(app)
     app.extensions["banker.importing"] = imports.Importing()  # the game files parsed now
     fragments.init_app(app)
-    for blueprint in (home.bp, table.bp, player.bp, join.bp, tv.bp, api.bp, operations.bp):
+    tournament_live.init_app(app)
+    for blueprint in (home.bp, table.bp, player.bp, join.bp, tv.bp, api.bp, operations.bp, tournament.bp,
+                      tournament_api.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
+    csrf.exempt(tournament_api.bp)
     csrf.exempt(home.bring_back)  # checked in the view, once the larger body it may read is allowed
     limits.init_app(app)
     app.jinja_env.filters["money"] = amounts.money

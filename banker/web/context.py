@@ -222,6 +222,18 @@ class Screen:
         return {"chart": worth_chart(self.game, self.state.players) if ended else None,
                 "story_url": url_for(f"{self.AREA}.story", code=self.game.code) if ended else None}
 
+    @cached_property
+    def time_limit(self) -> dict:
+        """The optional time limit (a tournament's round, for its tables): its deadline (ISO time, for
+        the page's clock) and what is left."""
+        minutes = self.state.settings.time_limit_minutes
+        started = self.game.started_at if minutes and self.state.status == "playing" else None
+        if started is None:
+            return {"time_left": None, "deadline": None}
+        deadline = started.replace(tzinfo=UTC) + timedelta(minutes=minutes)
+        left = max(0, int((deadline - datetime.now(UTC)).total_seconds()))
+        return {"deadline": deadline.isoformat(), "time_left": f"{left // 60}:{left % 60:02d}"}
+
 
 # What the turn panel's "Act for" box offers a seat the game waits for: the moves of a turn and
 # the decisions (`build` only ever answers a placement won at a shortage auction: the lots are on the
@@ -237,7 +249,6 @@ PHONE_TURN_ACTIONS = frozenset({"opening_roll", "use_jail_card", "pay_jail_fine"
 # reports (the rent or tax where the dice brought it, a card's fine, the salary for passing Go).
 # What its other actions moved (a purchase, a house, a payment) was the tap's own doing.
 REPORTED = frozenset({"roll", "draw", "utility_roll"})
-
 
 class TableScreen(Screen):
     """The host screen: everything public, plus the banker's tools when this browser is the banker,
@@ -259,8 +270,8 @@ class TableScreen(Screen):
         "news": ("latest", "news_shown"),
         # In play, with no auction open and no seat panel (tracked): what the turn panel shows but
         # the latest line, a part of its own. Names and tokens no longer change once the game starts.
-        "turn": ("state.turn", "state.last_roll", "state.pending", "state.debts", "state.doubles", "trades",
-                 "turn_legal", "acting", "deck_cards", "time_left", "seats"),
+        "turn": ("state.turn", "state.last_roll", "state.pending", "state.debts", "state.doubles", "state.last_turn",
+                 "trades", "turn_legal", "acting", "deck_cards", "time_left", "seats"),
         "undo": ("undoable", "undoable_seq", "state.status"),
         "balances": ("state.players", "state.turn", "state.status", "state.bank_houses", "state.bank_hotels",
                      "state.free_parking", "state.debts"),
@@ -350,17 +361,6 @@ class TableScreen(Screen):
         return {"auction_key": f"{key}-u{undos}" if undos else key}
 
     @cached_property
-    def time_limit(self) -> dict:
-        """The optional time limit: its deadline (ISO time, for the page's clock) and what is left."""
-        minutes = self.state.settings.time_limit_minutes
-        started = self.game.started_at if minutes and self.state.status == "playing" else None
-        if started is None:
-            return {"time_left": None, "deadline": None}
-        deadline = started.replace(tzinfo=UTC) + timedelta(minutes=minutes)
-        left = max(0, int((deadline - datetime.now(UTC)).total_seconds()))
-        return {"deadline": deadline.isoformat(), "time_left": f"{left // 60}:{left % 60:02d}"}
-
-    @cached_property
     def undoable(self) -> dict:
         """What Undo would take back, in words, and its entry (None when nothing can be undone)."""
         last = self.game.last_live() if self.banker else None
@@ -422,7 +422,7 @@ class PhoneScreen(Screen):
         "news": ("news",),
         "turn": ("me", "legal", "news", "take_back", "trades", "deck_cards", "standings", "debts", "bids",
                  "auction_clock", "out"),
-        "wallet": ("me", "legal", "holdings", "others", "money_news", "owing"),
+        "wallet": ("me", "legal", "holdings", "others", "money_news", "owing", "time_limit"),
         "trades": ("me", "trades", "others", "names"),
         "history": ("history",),
     }
@@ -433,7 +433,7 @@ class PhoneScreen(Screen):
         "turn": ("me_in_turn", "turn_legal", "take_back", "incoming", "my_debts", "raisable", "owed_total",
                  "deck_cards", "my_doubles", "my_pending", "out"),
         "wallet": ("me", "wallet_legal", "holdings", "others", "money_news", "owed", "state.status",
-                   "state.bank_houses", "state.bank_hotels", "state.settings"),
+                   "state.bank_houses", "state.bank_hotels", "state.settings", "state.last_turn"),
         "trades": ("me_out", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
         "history": ("history",),
     }

@@ -8,18 +8,15 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import store
 from ..rules.errors import N_, GameError
-from ..rules.board import EDITION_NAMES, load_board
+from ..rules.board import EDITION_LABELS, EDITION_NAMES, OFFERED_PRINTINGS, PRINTING_LABELS, load_board
 from ..rules.state import PRESETS, Settings
 from . import books, imports
 from .amounts import typed
-from .names import reader_language
+from .names import labelled, reader_language
 from .narrate import refusal
-from .rulebook import PRINTING_NAMES
 from .seats import browser
 
 bp = Blueprint("home", __name__)
-# The board a new game offers first: the one sold in the reader's language.
-HOME_EDITIONS = {"en": "us", "fr": "fr", "pt": "pt", "ja": "ja"}
 # A whole number as typed in a settings box: ASCII digits, short enough to be read in no time (the
 # rules then check its range).
 WHOLE = re.compile(r"-?[0-9]{1,9}")
@@ -28,21 +25,26 @@ WHOLE = re.compile(r"-?[0-9]{1,9}")
 def _page(shown: str = "official", edition: str | None = None, status: int = 200, **context):
     """The front page, its new-game fields showing the values of the preset `shown` on `edition`
     (by default the board of the reader's language)."""
-    edition = edition or HOME_EDITIONS.get(reader_language(), "us")
+    edition = edition or first_board(reader_language())
     presets = {name: {key: vars(_settings(key, name)) for key in PRESETS} for name in EDITION_NAMES}
-    editions = [("us", _("United States: Atlantic City, in dollars")),
-                ("uk", _("United Kingdom: London, in pounds")),
-                ("fr", _("France: Paris, in euros")),
-                ("pt", _("Portugal: Lisbon and Porto, in euros")),
-                ("ja", _("Japan: the US board with Japanese names, in dollars"))]
-    choices = [("official", _("Official"), _("the rules in today's box")),
-               ("classic", _("Classic"), _("before 2008: Income Tax 200 or 10%, Luxury Tax 75, the 2008 Community Chest")),
-               ("jma", _("Tournament"), _("the Japan Monopoly Association's competition rules"))]
+    editions, choices = edition_choices(), preset_choices()
     # The US printings by year are the US cards with the Community Chest chosen below them.
-    printings = [(key, name()) for key, name in PRINTING_NAMES.items() if key not in ("us_2021", "us_2008")]
+    printings = [(key, labelled(PRINTING_LABELS[key])) for key in OFFERED_PRINTINGS]
     return render_template("home/index.html", defaults=presets[edition][shown], presets=presets, shown=shown,
                            shown_edition=edition, edition_choices=editions, preset_choices=choices,
                            printing_choices=printings, **context), status
+
+
+def edition_choices() -> list[tuple[str, str]]:
+    """The boards a new game (or tournament) offers, in the reader's words."""
+    return [(name, labelled(EDITION_LABELS[name])) for name in EDITION_NAMES]
+
+
+def preset_choices() -> list[tuple[str, str, str]]:
+    """The rule presets a new game (or tournament) offers: key, name, what it means."""
+    return [("official", _("Official"), _("the rules in today's box")),
+            ("classic", _("Classic"), _("before 2008: Income Tax 200 or 10%, Luxury Tax 75, the 2008 Community Chest")),
+            ("jma", _("Tournament"), _("the Japan Monopoly Association's competition rules"))]
 
 
 # The form's labels for the settings a refusal may name (the API names them by their keys); the
@@ -59,6 +61,11 @@ def _refused(error: GameError) -> str:
     if key not in LABELS:
         return refusal(error, None)
     return _(error.message).format(**{**error.params, "key": _(LABELS[key])})
+
+
+def first_board(language: str) -> str:
+    """The board a new game offers first: the first one printed in the reader's language."""
+    return next((name for name in EDITION_NAMES if load_board(name).language == language), EDITION_NAMES[0])
 
 
 def _preset(name) -> str:

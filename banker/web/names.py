@@ -23,6 +23,11 @@ def reader_language() -> str:
     return str(locale()).split("_")[0]
 
 
+def labelled(labels: dict[str, str]) -> str:
+    """A name an edition's file gives in each language (a board's, a printing's), in the reader's."""
+    return labels.get(reader_language(), labels["en"])
+
+
 def square_name(board: Board, index: int, short: bool = False) -> str:
     """Square `index` of `board` as this request's reader sees it named."""
     return square_names(board, short)[index]

@@ -238,6 +238,7 @@ STORIES = {
     "claim_offered": lambda p, e: _("{player} may take {from}'s deeds for the jail fine.").format(**p),
     "deeds_claimed": lambda p, e: _("{player} takes {from}'s deeds.").format(**p),
     "claim_declined": lambda p, e: _("{player} leaves {from}'s deeds to the bank's auction.").format(**p),
+    "last_turn": lambda p, e: _("Last turn: the game ends once everyone has had as many turns as the first player."),
     "ended": lambda p, e: _("The game is over: {winner} wins!").format(**p),
     "turn_ended": lambda p, e: _("{player} ended the turn.").format(**p),
     "turn": lambda p, e: _("It is {player}'s turn.").format(**p),

@@ -2,29 +2,15 @@
 
 from flask_babel import gettext as _
 
-from ..rules.board import Board
+from ..rules.board import PRINTING_LABELS, Board
 from ..rules.state import Settings
 from .amounts import money, ten_percent
+from .names import labelled
 
 PRESET_NAMES = {
     "official": lambda: _("Official rules."),
     "classic": lambda: _("Classic rules (before 2008)."),
     "jma": lambda: _("Tournament rules (Japan Monopoly Association)."),
-}
-
-# The printings of the Chance and Community Chest cards (the setting `cards`, rules/board.py's
-# PRINTINGS), by the box they come in.
-PRINTING_NAMES = {
-    "us": lambda: _("United States"),
-    "us_2021": lambda: _("United States, 2021 Community Chest"),
-    "us_2008": lambda: _("United States, 2008 Community Chest"),
-    "uk_classic": lambda: _("United Kingdom, classic"),
-    "uk_modern": lambda: _("United Kingdom, modern"),
-    "fr": lambda: _("France"),
-    "fr_variant": lambda: _("France, with the nearest station card"),
-    "pt": lambda: _("Portugal"),
-    "ja_2008": lambda: _("Japan, since 2008"),
-    "ja_classic": lambda: _("Japan, before 2008"),
 }
 
 # Each setting's value in words, on either side of what its preset says.
@@ -42,7 +28,7 @@ WORDS = {
     "double_rent_with_mortgaged_lot": lambda v, money: (_("double rent even when a lot of the group is mortgaged") if v
                                                         else _("no double rent when a lot of the group is mortgaged")),
     "community_chest": lambda v, money: _("2008 Community Chest") if v == "2008" else _("2021 Community Chest"),
-    "cards": lambda v, money: _("cards: %(printing)s", printing=PRINTING_NAMES[v]()),
+    "cards": lambda v, money: _("cards: %(printing)s", printing=labelled(PRINTING_LABELS[v])),
     "shortage_auction_floor": lambda v, money: (_("shortage auctions from building cost") if v == "cost"
                                                 else _("shortage auctions from any price")),
     "time_limit_minutes": lambda v, money: _("%(n)s-minute game", n=v) if v else _("no time limit"),

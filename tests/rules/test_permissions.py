@@ -132,6 +132,7 @@ SITUATIONS = {
     "bankrupt": (lambda: play(started(3), ANN, "pay", to=BOB, amount=2000), {}),
     "claim_deeds": (bob_bankrupt_over_the_fine, {"choice": "take"}),
     "receive_deeds": (bob_bankrupt_to_ann, {"lift": [3]}),
+    "last_turn": (started, {}),
     "end_game": (started, {}),
 }
 SEAT_ACTIONS = [name for name, cls in ACTIONS.items() if cls.who is Who.SEAT]

@@ -399,6 +399,12 @@ class Table(RuleBasedStateMachine):
         if now == 0:
             self.attempt(who, type="end_game")
 
+    @rule(now=st.integers(0, 4))
+    def the_banker_calls_the_last_turn(self, now):
+        """Now and then, the banker calls the last turn (a tournament's round at time)."""
+        if now == 0:
+            self.attempt("banker", type="last_turn")
+
     @precondition(lambda self: self.ready_to_roll())
     @rule(pick=picks, jail_card=st.booleans())
     def the_current_player_lands_on_chance_or_community_chest(self, pick, jail_card):
@@ -461,6 +467,13 @@ class Table(RuleBasedStateMachine):
     def undo(self):
         self.entries.pop()
         self.state = self.replayed = replay(self.edition, self.settings, self.log)
+
+    @invariant()
+    def seats_take_turns_in_order_and_the_last_turn_ends_them_even(self):
+        counts = [p.turns for p in self.state.players if not p.bankrupt]
+        assert max(counts) - min(counts) <= 1
+        if self.state.status == "ended" and self.state.last_turn and self.entries[-1][1]["type"] == "end_turn":
+            assert len(set(counts)) == 1
 
     @invariant()
     def nobody_has_negative_cash(self):

@@ -142,6 +142,27 @@ JAILED_WITH_CARD = (TO_CHEST, (1, {"type": "draw", "deck": "chest", "card": "cc2
                     (1, {"type": "draw", "deck": "chance", "card": "ch_go_to_jail"}),
                     (1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [4, 6]}), (2, {"type": "end_turn"}))
 ANN_OWES_BOB = (1, {"type": "pay", "to": 2, "amount": 2000})  # more than she has: a debt to Bob
+# Tournament rules, three players: Ann buys States Avenue (13) and Bob Baltic Avenue, which he
+# mortgages; the banker leaves him $20, and on his third miss in jail he moves to States Avenue and
+# goes bankrupt over the $50 fine: Ann, its owner, may take his deeds for the fine. (The others
+# spend their turns on Luxury Tax.)
+ROLL_1_2, END = {"type": "roll", "dice": [1, 2]}, {"type": "end_turn"}
+
+
+def _to_luxury_tax(p: int) -> tuple:
+    return ("banker", {"type": "move", "player": p, "square": 35}), (p, ROLL_1_2), (p, END)
+
+
+BOB_BANKRUPT_OVER_THE_FINE = (
+    ("banker", {"type": "move", "player": 1, "square": 10}), (1, ROLL_1_2), (1, {"type": "buy"}), (1, END),
+    (2, ROLL_1_2), (2, {"type": "buy"}), (2, END), (3, {"type": "roll", "dice": [4, 6]}), (3, END),
+    *_to_luxury_tax(1),
+    (2, {"type": "mortgage", "square": 3}), ("banker", {"type": "move", "player": 2, "square": 27}),
+    (2, ROLL_1_2), (2, END),  # to jail
+    *_to_luxury_tax(3), *_to_luxury_tax(1),
+    ("banker", {"type": "bank_charge", "player": 2, "amount": 1450}), (2, ROLL_1_2), (2, END),
+    *_to_luxury_tax(3), *_to_luxury_tax(1), (2, ROLL_1_2), (2, END),
+    *_to_luxury_tax(3), *_to_luxury_tax(1), (2, ROLL_1_2), (2, {"type": "bankrupt"}))
 # Three players: Bob buys Baltic Avenue, mortgages it and goes bankrupt to Ann, who receives it
 # with his last $1,470 and must settle the mortgage.
 BOB_BANKRUPT_TO_ANN = ((1, {"type": "roll", "dice": [4, 6]}), (1, {"type": "end_turn"}),
@@ -295,6 +316,14 @@ SCENARIOS = {
         done=lambda s: s["pending"] is None and deed(s, 3)["owner"] == 1 and not deed(s, 3)["mortgaged"]
         and seat(s, 1)["cash"] == 1500 + 1470 - 33,
         says="Ann repaid the mortgage on Baltic Avenue for $33."),
+    "claim_deeds": Scenario(
+        {"type": "claim_deeds", "choice": "take"}, steps=BOB_BANKRUPT_OVER_THE_FINE, players=3, rules={"preset": "jma"},
+        done=lambda s: deed(s, 3)["owner"] == 1 and seat(s, 1)["cash"] == 910 and s["pending"]["kind"] == "inherit",
+        says="Ann paid the bank the $50 jail fine to take the bankrupt's deeds."),
+    "last_turn": Scenario(
+        {"type": "last_turn"}, banker_only=True, seatless=True, steps=((1, {"type": "roll", "dice": [4, 6]}),),
+        done=lambda s: s["last_turn"] and s["status"] == "playing",
+        says="Last turn: the game ends once everyone has had as many turns as the first player."),
     "end_game": Scenario(
         {"type": "end_game"}, banker_only=True, seatless=True, steps=((1, {"type": "pay", "to": 2, "amount": 25}),),
         done=lambda s: s["status"] == "ended" and [w["player"] for w in s["standings"]] == [2, 1],

@@ -31,7 +31,8 @@ STAGES = [*SCENARIOS, "ended"]
 TYPES = sorted([*ACTIONS, UNDO])
 FIELDS = {kind: [f.name for f in fields(cls)] for kind, cls in ACTIONS.items()}
 FIELDS[UNDO] = []
-CARDS = sorted(c["id"] for deck in json.loads((EDITIONS / "us_cards.json").read_text()).values() for c in deck)
+CARDS = sorted(c["id"] for deck in json.loads((EDITIONS / "us_cards.json").read_text()).values()
+               if isinstance(deck, list) for c in deck)  # (its printings are a dict)
 OFFICIAL = vars(Settings())
 
 # Leaves: numbers of every kind, text that looks like a number, and words the parsers know.

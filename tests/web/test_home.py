@@ -8,7 +8,7 @@ import pytest
 from banker import store
 from banker.models import Game, db
 from banker.rules.state import CHOICES, Settings
-from banker.web.rulebook import PRINTING_NAMES
+from banker.rules.board import EDITION_LABELS, PRINTING_LABELS
 
 from .games import Browser, page_forms
 
@@ -204,6 +204,8 @@ def test_another_printing_on_the_form_reaches_the_game_and_the_summary(client):
     assert "cards: United Kingdom, modern" in unescape(Browser(client, code, f"/t/{code}").page())
 
 
-def test_every_printing_has_a_name_for_the_form_and_the_summary():
-    """A printing added to the rules without a name here would break the host's rules summary."""
-    assert set(PRINTING_NAMES) == set(CHOICES["cards"])
+def test_every_board_and_printing_is_named_in_the_four_languages():
+    """The form and the host's rules summary name them from their files, in the reader's language."""
+    assert set(PRINTING_LABELS) == set(CHOICES["cards"])
+    for label in (*EDITION_LABELS.values(), *PRINTING_LABELS.values()):
+        assert set(label) == {"en", "fr", "pt", "ja"} and all(label.values())

@@ -14,10 +14,12 @@ from html.parser import HTMLParser
 import pytest
 from babel.messages.pofile import read_po
 
+from banker.rules.actions import ACTIONS, UNDO
 from banker.rules.board import load_board
 from banker.rules.cards import printing_decks
+from banker.web.api import API_ONLY
 
-from .games import SCENARIOS, new_game, on_board, play, rejoin_address
+from .games import SCENARIOS, new_game, on_board, page_forms, play, rejoin_address
 
 LANGUAGES = {"fr": "fr", "pt": "pt", "ja": "ja"}  # language: the edition its table plays
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}|%%")
@@ -100,10 +102,14 @@ def read(client, path: str, language: str) -> str:
     return response.get_data(as_text=True)
 
 
-def assert_translated(client, paths, language, printed: tuple[str, ...] = ()):
+def assert_translated(client, paths, language, printed: tuple[str, ...] = ()) -> list[str]:
+    """Each page has no English left in `language`: the pages, read."""
+    pages = []
     for path in paths:
-        left = english_on(read(client, path, language), language, printed)
+        pages.append(read(client, path, language))
+        left = english_on(pages[-1], language, printed)
         assert not left, f"{path} in {language}: {left[:8]}"
+    return pages
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -135,11 +141,25 @@ def test_every_screen_before_and_after_each_action(client, host, phone, name, la
     state = game.state()
     if state["status"] == "playing" and not any(p["bankrupt"] for p in state["players"][:2]):
         screens += [(banker.client, [f"/t/{code}/seats/1/trade/2"]), (ann.client, [f"/p/{code}/trade/2"])]
-    for browser, paths in screens:
-        assert_translated(browser, paths, language, printed)
+    pages = [page for browser, paths in screens for page in assert_translated(browser, paths, language, printed)]
     game.ok("banker", **action)
     for browser, paths in screens[:3]:
-        assert_translated(browser, paths, language, printed)
+        pages += assert_translated(browser, paths, language, printed)
+    # A screen offers the action (here or, as "sell every building", once there is something to sell),
+    # unless the API alone does.
+    assert action["type"] in API_ONLY or any(offers(page, action["type"]) for page in pages), action["type"]
+
+
+def offers(page: str, kind: str) -> bool:
+    """Whether a form of the page takes the action `kind`: by its hidden type, or by the button
+    that sends it (the bank's tools: one amount, "Bank pays" or "Bank charges")."""
+    return bool(page_forms(page, kind)) or f'name="type" value="{kind}"' in page
+
+
+def test_every_action_is_offered_by_a_screen_or_marked_api_only():
+    """Each action has a situation above, whose screens must offer it (joining is the join page's,
+    tests/web/test_join.py); an action no screen offers is named in web.api.API_ONLY."""
+    assert {*ACTIONS, UNDO} - API_ONLY - {"join"} == {s.action["type"] for s in SCENARIOS.values()} - API_ONLY
 
 
 def test_the_check_finds_english_when_there_is_some(client, phone):

@@ -1,0 +1,31 @@
+"""The end of a game: by the banker, by the last player standing (bankruptcy.py), or after the last
+turn, which a tournament calls at the round's time: from then on the game ends by itself as soon as
+every seat still in has had as many turns as the first seat, and ranks everyone by net worth."""
+
+from . import effects as happened
+from .errors import N_, RuleError
+from .networth import standings
+from .state import GameState
+
+
+def finish(state: GameState, effects: list) -> None:
+    """End the game: standings by net worth, each part shown; no action changes it afterwards."""
+    state.status = "ended"
+    state.auction, state.auction_queue, state.pending = None, [], None
+    state.standings = standings(state)
+    effects.append(happened.ended(state.standings[0]["player"]))
+
+
+def call_last_turn(state: GameState, effects: list) -> None:
+    """The banker calls the last turn; the turn in play, and the round of turns it belongs to, go on."""
+    if state.last_turn:
+        raise RuleError("last_turn_called", N_("The last turn has been called."))
+    state.last_turn = True
+    effects.append(happened.last_turn())
+
+
+def turns_even(state: GameState) -> bool:
+    """Whether every seat still in has had as many turns as the first: the round of turns is whole.
+    (Seats take turns in order, so this holds exactly when the turn would pass back to the first
+    seat still in.)"""
+    return len({p.turns for p in state.players if not p.bankrupt}) == 1

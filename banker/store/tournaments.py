@@ -1,0 +1,296 @@
+"""A tournament night in the database: made with its organiser's token, changed only by actions
+the tournament rules apply (rules/tournament), each appended to its log with the snapshot saved in
+the same transaction, like a game's (store/actions.py).
+
+What the rules cannot do, since they know no database, follows an action here, each step an
+ordinary action of its own, so the log stays the truth:
+
+- `seat_round`: each table of the new round becomes a game (`create_game`), its seats joined by the
+  players of the table in seat order, the organiser's token its banker's; then `tables_created`
+  records the games' codes in the tournament.
+- `start_round`: each table's game starts, in seat order; `last_turn`: each table's game is told.
+- A table's game ending (`table_ended`, called once after a game's commit that ended it) sends the
+  table's result to the tournament (`table_result`).
+
+An entrant's token is kept as a hash on the `entrants` row and on the seat of each of their games,
+so it acts for their seat there exactly as a seat's token does (store/identity.py), with nothing
+new on the game's hot path. The browser that registered gets the seat's badge in each of their
+games, so the phone becomes their table's phone without joining again.
+"""
+
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import bindparam, select, update
+
+from ..live.notifier import announce, notifier
+from ..models import Badge, Entrant, Game, Seat, Tournament, TournamentAction, TournamentTable, db
+from ..rules import Actor
+from ..rules.errors import GameError
+from ..rules.state import TOKENS, GameState
+from ..rules.tournament import (EventActor, EventSettings, EventState, apply_event, check_event_undo, new_event,
+                                parse_event_action, replay_event, seat_results)
+from . import actions
+from .engine import attempts, writing
+from .games import CODE_ALPHABET, create_game, free_code, game_code
+from .identity import Browser, new_token, token_hash
+from .tv import VIEW_KEY_LENGTH, _typed
+
+log = logging.getLogger(__name__)
+
+ORGANISER = EventActor(organiser=True)
+BANKER = Actor(banker=True)  # the organiser, in each table's game
+UNDO = "undo"
+
+_TOURNAMENTS = Tournament.__table__
+_LOCK = select(_TOURNAMENTS.c.id).where(_TOURNAMENTS.c.code == bindparam("code")).with_for_update()
+_SNAPSHOT = (update(_TOURNAMENTS)
+             .where(_TOURNAMENTS.c.id == bindparam("tid"), _TOURNAMENTS.c.version == bindparam("seen"))
+             .values(state=bindparam("snapshot"), version=bindparam("new")))
+
+
+@dataclass
+class Acted:
+    """What one tournament action did: the version it made, its effects, the state after it."""
+
+    version: int
+    effects: list[dict]
+    state: EventState
+    player: int | None = None  # the new entrant, after a registration
+
+
+def now() -> int:
+    """The store's clock, in the whole seconds the tournament rules count in."""
+    return int(datetime.now(UTC).timestamp())
+
+
+def create_tournament(settings, browser: Browser | None = None) -> tuple[Tournament, str]:
+    """A new tournament from the organiser's settings (refused by the rules as a game's are); returns
+    it with the organiser's secret token. The seating's seed is drawn here: the rules know no chance.
+    A browser that creates it (the home page) is the organiser's screen."""
+    state = new_event(EventSettings.parse(settings), secrets.randbelow(2**31))
+    token = new_token()
+    with writing():
+        tournament = Tournament(code=free_code(Tournament), organiser_token_hash=token_hash(token),
+                                organiser_browser_hash=browser.digest if browser else None,
+                                opening=state.to_dict(), state=state.to_dict(), version=0,
+                                created_at=datetime.now(UTC))
+        db.session.add(tournament)
+        db.session.commit()
+    return tournament, token
+
+
+def live_key(code: str) -> str:
+    """What the notifier publishes a tournament's versions under: apart from every game's code."""
+    return f"event:{code}"
+
+
+def new_view_key(tournament: Tournament) -> str:
+    """A new view key for the event TV (as a game's TV has, store/tv.py); an earlier one stops working."""
+    key = "".join(secrets.choice(CODE_ALPHABET) for _ in range(VIEW_KEY_LENGTH))
+    with writing():
+        db.session.execute(update(Tournament).where(Tournament.id == tournament.id)
+                           .values(view_key_hash=token_hash(key)))
+        db.session.commit()
+    announce(live_key(tournament.code), tournament.version)  # a TV on the old key hears so
+    return key
+
+
+def tv_tournament(code: str, key: str) -> Tournament | None:
+    """The tournament whose TV the view key opens now; None for any other key or no such tournament."""
+    tournament = find_tournament(code)
+    if tournament is None or tournament.view_key_hash is None:
+        return None
+    return tournament if secrets.compare_digest(tournament.view_key_hash, token_hash(_typed(key))) else None
+
+
+def find_tournament(code: str) -> Tournament | None:
+    code = game_code(code)
+    return db.session.scalar(select(Tournament).where(Tournament.code == code)) if code else None
+
+
+def load(tournament: Tournament) -> EventState:
+    return EventState.from_dict(tournament.state)
+
+
+def organises(tournament: Tournament, secret: str | None = None, browser: Browser | None = None) -> bool:
+    """Whether `secret` (the API's bearer token) or `browser` (the pages) is the tournament's organiser."""
+    if browser is not None:
+        held = tournament.organiser_browser_hash
+        return held is not None and secrets.compare_digest(held, browser.digest)
+    return bool(secret) and secrets.compare_digest(tournament.organiser_token_hash, token_hash(secret))
+
+
+def entrant(tournament: Tournament, browser: Browser | None) -> int | None:
+    """The player this browser registered as in the tournament, if any."""
+    if browser is None:
+        return None
+    return db.session.scalar(select(Entrant.player_id).where(Entrant.tournament_id == tournament.id,
+                                                             Entrant.browser_hash == browser.digest))
+
+
+def act(code: str, data: dict, actor: EventActor, at: int | None = None) -> Acted:
+    """Apply one tournament action for `actor` at Unix time `at` (default: now) and save it; then
+    what its effects ask of the tournament's games (the module's docstring). Raises LookupError (no
+    such tournament), a GameError (refused: nothing changes) or Busy."""
+    acted = _apply(code, data, actor, now() if at is None else at)
+    for effect in acted.effects:
+        if effect["kind"] == "round_seated":
+            made = _seat_tables(code, acted.state)  # answered as one: both actions' effects, the newest state
+            acted = Acted(made.version, acted.effects + made.effects, made.state)
+        elif effect["kind"] == "round_started":
+            _tell_games(acted.state, lambda table: {"type": "start", "order": list(range(1, len(table.seats) + 1))})
+        elif effect["kind"] == "last_turn":
+            _tell_games(acted.state, lambda table: {"type": "last_turn"}, effect["games"])
+    return acted
+
+
+def register(code: str, name, browser: Browser | None = None) -> tuple[Acted, str]:
+    """A new entrant named `name`: returns the registration and the entrant's secret token (the
+    API's). A browser that registers (the QR's page) gets the seat's badge in each of their games."""
+    token = new_token()
+    acted = _apply(code, {"type": "register", "name": name}, EventActor(), now(),
+                   entrant=(token_hash(token), browser.digest if browser else None))
+    return acted, token
+
+
+def _apply(code: str, data: dict, actor: EventActor, at: int, entrant: tuple | None = None) -> Acted:
+    """One action in one write transaction (as store/actions.py's, locked on PostgreSQL and saved
+    under the version check), tried again when another writer saved first."""
+    code = game_code(code)
+    if code is None:
+        raise LookupError(code)
+    for _ in attempts(code):
+        with writing():
+            if db.session.get_bind().dialect.name == "postgresql":
+                db.session.execute(_LOCK, {"code": code})  # lock, then read: store/actions.py says why
+            row = db.session.execute(select(Tournament.id, Tournament.version, Tournament.state,
+                                            Tournament.opening).where(Tournament.code == code)).first()
+            if row is None:
+                raise LookupError(code)
+            if isinstance(data, dict) and data.get("type") == UNDO:
+                state, effects, payload = _undo(row, actor)
+            else:
+                action = parse_event_action(data)
+                state, effects = apply_event(EventState.from_dict(row.state), action, actor, at, copy=False)
+                payload = action.to_dict()
+            version = row.version + 1
+            saved = db.session.execute(_SNAPSHOT, {"tid": row.id, "seen": row.version,
+                                                   "snapshot": state.to_dict(), "new": version})
+            if saved.rowcount != 1:
+                db.session.rollback()
+                continue
+            db.session.add(TournamentAction(tournament_id=row.id, seq=version, actor=str(actor),
+                                            type=payload["type"], payload=payload, effects=effects, now=at,
+                                            created_at=datetime.now(UTC)))
+            player = next((e["player"] for e in effects if e["kind"] == "registered"), None)
+            if entrant is not None and player is not None:
+                db.session.add(Entrant(tournament_id=row.id, player_id=player, token_hash=entrant[0],
+                                       browser_hash=entrant[1]))
+            notifier().relay(db.session, live_key(code), version)  # other processes hear of it on commit
+            db.session.commit()
+            announce(live_key(code), version)
+            return Acted(version, effects, state, player)
+
+
+def _live_log(tournament_id: int) -> list[TournamentAction]:
+    return list(db.session.scalars(select(TournamentAction).where(
+        TournamentAction.tournament_id == tournament_id, TournamentAction.undone.is_(False),
+        TournamentAction.type != UNDO).order_by(TournamentAction.seq)))
+
+
+def _replayed(opening: dict, log: list[TournamentAction]) -> EventState:
+    first = EventState.from_dict(opening)
+    return replay_event(first.settings, first.seed,
+                        [(EventActor.parse(a.actor), a.payload, a.now) for a in log])
+
+
+def _undo(row, actor: EventActor) -> tuple[EventState, list, dict]:
+    """The organiser's undo (rules: check_event_undo) of the newest live action: marked undone, and
+    the tournament replayed from its opening without it. A tournament's log is a few actions a
+    round, so it needs no checkpoints. The games a seating created stay as they are."""
+    log = _live_log(row.id)
+    check_event_undo(actor, log[-1].type if log else None)
+    last = log.pop()
+    last.undone = True
+    effects = [{"kind": "undone", "seq": last.seq, "type": last.type}]
+    return _replayed(row.opening, log), effects, {"type": UNDO, "seq": last.seq}
+
+
+def replay(tournament: Tournament) -> EventState:
+    """The tournament replayed from its opening through its live log: equals its snapshot."""
+    return _replayed(tournament.opening, _live_log(tournament.id))
+
+
+def _seat_tables(code: str, state: EventState) -> Acted:
+    """Each table of the round just seated becomes a game; then `tables_created` records their codes."""
+    tournament = find_tournament(code)
+    entrants = {e.player_id: e for e in db.session.scalars(
+        select(Entrant).where(Entrant.tournament_id == tournament.id))}
+    names = {p.id: p.name for p in state.players}
+    games = [_table_game(tournament, state, table, names, entrants) for table in state.round.tables]
+    return _apply(code, {"type": "tables_created", "games": games}, ORGANISER, now())
+
+
+def _table_game(tournament: Tournament, state: EventState, table, names: dict, entrants: dict) -> str:
+    """A table's game, its seats joined in seat order (seat n is the game's player n), each holding
+    its entrant's token and badge; the organiser's token and screen are its banker's."""
+    # The round's length as the game's time limit: its host screen counts the round down from the
+    # game's start, which start_round makes (the organiser's pauses show on the tournament's screens).
+    game, _ = create_game(state.settings.edition,
+                          {**state.settings.rules, "time_limit_minutes": state.settings.round_minutes})
+    for token, player in zip(TOKENS, table.seats):
+        actions.act(game.code, {"type": "join", "name": names[player], "token": token})
+    with writing():
+        db.session.execute(update(Game).where(Game.id == game.id)
+                           .values(banker_token_hash=tournament.organiser_token_hash))
+        for seat, player in enumerate(table.seats, start=1):
+            held = entrants.get(player)
+            if held is None:  # added by the organiser: the organiser's screen plays their seat
+                continue
+            db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.player_id == seat)
+                               .values(token_hash=held.token_hash))
+            if held.browser_hash:
+                db.session.add(Badge(browser_hash=held.browser_hash, game_id=game.id, role="seat", player_id=seat))
+        if tournament.organiser_browser_hash:
+            db.session.add(Badge(browser_hash=tournament.organiser_browser_hash, game_id=game.id,
+                                 role="banker", player_id=None))
+        db.session.add(TournamentTable(game_id=game.id, tournament_id=tournament.id,
+                                       round=state.round.number, table=table.number))
+        db.session.commit()
+    return game.code
+
+
+def _tell_games(state: EventState, action, games: list[str] | None = None) -> None:
+    """An action in each game of the round in play (or of `games`), as its banker: the organiser.
+    A game that refuses it (already started, already ended) is left as it is."""
+    for table in state.round.tables:
+        if table.game and (games is None or table.game in games):
+            try:
+                actions.act(table.game, action(table), actor=BANKER)
+            except GameError as error:
+                log.info("table %s of %s did not take %s: %s", table.number, table.game, action(table), error.code)
+
+
+def table_ended(code: str, game: GameState) -> None:
+    """A game just ended (called after the commit whose effects ended it): if it is a tournament's
+    table, its result goes to the tournament (`table_result`). One query for any other game."""
+    row = db.session.execute(select(Tournament.code, Tournament.state, TournamentTable.table)
+                             .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
+                             .join(Game, Game.id == TournamentTable.game_id).where(Game.code == code)).first()
+    if row is None:
+        return
+    state = EventState.from_dict(row.state)
+    seats = next(t.seats for r in state.rounds for t in r.tables if t.game == code)
+    results = []
+    for result in seat_results(game):
+        to = result.bankrupt_to
+        results.append({"player": seats[result.player - 1], "net_worth": max(result.net_worth, 0),
+                        "place": result.place, "bankrupt": result.bankrupt,
+                        "bankrupt_to": seats[to - 1] if isinstance(to, int) else to})
+    try:
+        act(row.code, {"type": "table_result", "table": row.table, "results": results}, ORGANISER)
+    except GameError as error:  # a result already in (a game ended again after an undo): corrected by hand
+        log.info("table %s of tournament %s: result refused (%s)", row.table, row.code, error.code)

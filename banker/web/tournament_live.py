@@ -1,0 +1,173 @@
+"""The tournament's screens live: the organiser's screen, the event TV and a registered phone each
+hold one Server-Sent Events connection, which writes the screen's live part again (out of band)
+when what it shows changed.
+
+A tournament is published under its own key (`store.tournaments.live_key`) by the store's commits,
+relayed between processes as a game's versions are. A change to one of its tables' games is heard
+by one listener on the notifier: the games of the tournaments watched in this process are mapped to
+their tournament's key, which the listener publishes again (same version: something it may show
+changed). The screens are few (one organiser, a TV or two, the phones between rounds), so each
+connection renders its own part; the tables' own screens stay with the games' renderers
+(live/screens.py).
+
+Dependencies, as the game screens' DEPENDS: a screen names what its part is made from
+(`depends(state)`: the tournament's version, and for the organiser each table's turn and leader,
+read from the live memory's newest version of the game, not the database). The tournament's row is
+read only when its own version moved; a table's change that leaves what a screen shows as it was
+renders nothing and writes nothing, and the tables' changes reach a screen at most once per
+TABLES_SETTLE (a tournament's own change at once).
+
+The round's clock is one server deadline: when it runs out, the connection that notices first calls
+the last turn (any screen may, rules/tournament: `last_turn` is anyone's once time is up)."""
+
+import threading
+import time
+from collections.abc import Callable, Hashable
+
+from flask import Response, current_app, stream_with_context
+
+from ..live import notifier
+from ..rules.errors import GameError
+from ..rules.tournament import EventActor, EventState
+from ..store import tournaments
+from ..store.engine import release
+
+# Seconds a screen's part waits after a write before it shows a table's change again.
+TABLES_SETTLE = 1.0
+
+
+class Tables:
+    """The tables' games of the tournaments watched in this process, and the newest version heard
+    of each: a game's publication is published again under its tournament's key."""
+
+    def __init__(self, changes):
+        self.changes = changes
+        self.events: dict[str, str] = {}  # a watched table's game code -> its tournament's key
+        self.heard_at: dict[str, int] = {}
+        self.lock = threading.Lock()
+        changes.listeners.append(self.heard)
+
+    def heard(self, code: str | None, version: int) -> None:
+        """A game's version was published: tell its tournament's screens, if it is a watched table."""
+        event = self.events.get(code) if code else None
+        if event is not None:
+            with self.lock:
+                self.heard_at[code] = max(version, self.heard_at.get(code, 0))
+            self.changes.publish(event, -1)
+
+    def watch(self, code: str, games) -> None:
+        """The tables' games of tournament `code` whose changes its screens follow."""
+        with self.lock:
+            self.events.update({game: tournaments.live_key(code) for game in games})
+
+
+def init_app(app) -> None:
+    app.extensions["banker.tournament_tables"] = Tables(app.extensions["banker.notifier"])
+
+
+def watch_tables(code: str, games) -> None:
+    current_app.extensions["banker.tournament_tables"].watch(code, games)
+
+
+def newest_game(code: str):
+    """A table's game at the newest version this process heard of, from the live memory (read from
+    the database only when the memory is behind); None when it is gone."""
+    heard = current_app.extensions["banker.tournament_tables"].heard_at.get(code, 0)
+    return current_app.extensions["banker.memory"].newest(code, heard)
+
+
+def follow(code: str, version: int, depends: Callable[[EventState, int], Hashable],
+           render: Callable[[EventState], str]) -> Response:
+    """The live connection of one tournament screen that shows tournament `code` at `version`:
+    `depends(state, version)` names what its part is made from, `render(state)` makes the part. It
+    writes the part when that changed since the page (or the last write), and a comment every
+    LIVE_HEARTBEAT_SECONDS otherwise."""
+    heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
+    changes = notifier()
+    changes.listen()
+
+    def events():
+        yield "retry: 1000\n\n"  # the first bytes flush the headers at once (docs/design.md, Known pitfalls)
+        state, seen = _read(code)
+        if state is None:
+            return
+        watch_tables(code, _games(state))
+        shown = depends(state, seen) if seen == version else None  # None: moved on since the page was drawn
+        looked = 0.0
+        while not changes.closed:
+            if shown is not None:
+                yield ": ping\n\n"
+            woke = changes.wait(tournaments.live_key(code), seen, _timeout(state, heartbeat))
+            if changes.closed:
+                return
+            if woke is None:
+                if _call_last_turn(current_app._get_current_object(), code, state):
+                    state, seen = _read(code)  # called here or elsewhere: the round as it is now
+                    if state is None:
+                        return
+                continue
+            if woke > seen or shown is None:
+                state, seen = _read(code)
+                if state is None:
+                    return
+                watch_tables(code, _games(state))
+            elif time.monotonic() - looked < TABLES_SETTLE:
+                # Only a table changed, and the screen looked at its tables a moment ago: the
+                # tables' next changes are let in first, so that ten tables at a table's pace cost
+                # one look a second, not ten (benchmarks/tournament.py). A tournament change never waits.
+                time.sleep(TABLES_SETTLE - (time.monotonic() - looked))
+            looked = time.monotonic()
+            now = depends(state, seen)
+            if now != shown:
+                shown = now
+                html = render(state)
+                yield f"event: update\nid: {seen}\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
+            release()
+
+    return Response(stream_with_context(events()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _read(code: str) -> tuple[EventState | None, int]:
+    """The tournament's state and version, read when its version moved (one query)."""
+    tournament = tournaments.find_tournament(code)
+    if tournament is None:
+        return None, 0
+    state, version = tournaments.load(tournament), tournament.version
+    release()
+    return state, version
+
+
+def _games(state: EventState | None) -> list[str]:
+    return [t.game for t in state.round.tables if t.game] if state and state.round else []
+
+
+def _timeout(state: EventState, heartbeat: float) -> float:
+    """How long to wait for news: the heartbeat, or less when the round's time runs out sooner."""
+    clock = state.clock
+    if clock.ends_at is None or clock.last_turn:
+        return heartbeat
+    return max(0.5, min(heartbeat, clock.ends_at - tournaments.now() + 0.5))
+
+
+def _call_last_turn(app, code: str, state: EventState) -> bool:
+    """The round's time is up and nobody called the last turn yet: call it (as anyone may then),
+    on a thread of its own: the commits it makes are announced as a background task's are, not
+    after a request's answer (this one's is this stream, which never ends)."""
+    clock = state.clock
+    if clock.ends_at is None or clock.last_turn or tournaments.now() < clock.ends_at:
+        return False
+
+    def call():
+        with app.app_context():
+            try:
+                tournaments.act(code, {"type": "last_turn"}, EventActor())
+            except GameError:
+                pass  # another screen called it first, or an undo took the round back
+            finally:
+                release()
+
+    caller = threading.Thread(target=call, name="banker-last-turn", daemon=True)
+    caller.start()
+    caller.join()
+    return True

@@ -1,0 +1,112 @@
+"""Issue 36 in a real browser: an organiser runs a one-round tournament night of two tables. Two
+phones register by the event's QR address and wait, the event TV shows the registration and then
+the seating, the organiser seats and starts the round, each phone becomes its table's phone with no
+second join, each table's host screen opens from the event screen with the round's clock, and the
+tables' ends reach the standings and the results. Every screen at 360 px (phones) or 1366×768
+(laptops), checked by axe, with screenshots in test-artifacts/."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import LIVE, PHONE, check_accessible, check_phone_layout
+
+pytestmark = pytest.mark.e2e
+
+LAPTOP = {"viewport": {"width": 1366, "height": 768}}
+TV = {"viewport": {"width": 1920, "height": 1080}}
+
+
+def in_server(server, work):
+    with server.app.app_context():
+        return work()
+
+
+def test_a_tournament_night_from_registration_to_results(contexts, server, artifacts):
+    from banker.rules import Actor
+    from banker.rules.tournament import seat_round
+    from banker import store
+    from banker.store import tournaments
+
+    organiser = contexts.page("organiser", **LAPTOP)
+    organiser.goto("/")
+    organiser.get_by_role("link", name="Run a tournament").click()
+    check_accessible(organiser, "Run a tournament")
+    organiser.get_by_label("Name of the event").fill("Club night")
+    organiser.get_by_label("Rounds").fill("1")
+    organiser.get_by_role("button", name="Create the tournament").click()
+    expect(organiser).to_have_url(re.compile(r"/e/[A-Z0-9]+$"))
+    code = organiser.url.rsplit("/", 1)[1]
+    register_url = organiser.locator(".register-qr a").inner_text()
+
+    organiser.get_by_role("button", name="Show on a TV").click()
+    tv = contexts.page("tv", **TV)
+    tv.goto(organiser.url)
+    expect(tv.get_by_role("heading", name="Register: scan this code")).to_be_visible()
+    organiser.goto(f"/e/{code}")
+
+    phones = []
+    for name in ("Ann", "Bob"):
+        phone = contexts.page(name, **PHONE)
+        phone.goto(register_url)
+        phone.get_by_label("Your name").fill(name)
+        phone.get_by_role("button", name="Register").tap()
+        expect(phone.get_by_text(f"You are registered as {name}")).to_be_visible()
+        phones.append(phone)
+    check_phone_layout(phones[0], "registered phone")
+    check_accessible(phones[0], "registered phone")
+    for name in ("Cy", "Di", "Ed", "Flo", "Gus", "Hal"):
+        in_server(server, lambda: tournaments.register(code, name))
+    expect(tv.get_by_text("8 players registered")).to_be_visible(timeout=LIVE)
+    # A seed that seats Ann (1) and Bob (2) at different tables, drawn as "Draw the seating again" does.
+    seed = next(s for s in range(100) if not any({1, 2} <= set(t) for t in seat_round(list(range(1, 9)), [], s, 4)))
+    in_server(server, lambda: tournaments.act(code, {"type": "draw_seed", "seed": seed}, tournaments.ORGANISER))
+    expect(organiser.get_by_text(f"from the seed {seed}")).to_be_visible(timeout=LIVE)
+    organiser.screenshot(path=artifacts / "tournament-registration-1366x768.png")
+    tv.screenshot(path=artifacts / "tournament-tv-registration.png")
+    check_accessible(tv, "event TV, registration")
+
+    organiser.get_by_role("button", name="Seat the next round").click()
+    expect(organiser.get_by_role("link", name="Host screen of table 2")).to_be_visible()
+    expect(tv.locator(".tv-seating li")).to_have_count(8, timeout=LIVE)
+    for phone in phones:  # told their table live, on the page they waited on
+        expect(phone.get_by_role("link", name=re.compile("Play at table"))).to_be_visible(timeout=LIVE)
+    phones[0].screenshot(path=artifacts / "tournament-phone-seated.png")
+    organiser.get_by_role("button", name="Start the round").click()
+    expect(organiser.locator(".round-clock")).to_contain_text("Round 1")
+    check_accessible(organiser, "event screen, round in play")
+    check_phone_layout(organiser, "event screen")
+    organiser.screenshot(path=artifacts / "tournament-organiser-1366x768.png")
+    tv.screenshot(path=artifacts / "tournament-tv-seating.png")
+
+    hosts, games = [], []
+    for number in (1, 2):
+        host = organiser.context.new_page()  # the organiser's laptop is each table's banker
+        host.goto(organiser.get_by_role("link", name=f"Host screen of table {number}").get_attribute("href"))
+        expect(host.locator(".time-limit")).to_contain_text("Time left")
+        hosts.append(host)
+        games.append(host.url.rsplit("/", 1)[1])
+    for phone in phones:
+        phone.get_by_role("link", name=re.compile("Play at table")).tap()
+        expect(phone).to_have_url(re.compile(r"/p/[A-Z0-9]+$"))
+        expect(phone.locator(".time-limit")).to_contain_text("Time left")
+    assert {phone.url.rsplit("/", 1)[1] for phone in phones} == set(games)
+    check_accessible(phones[1], "a table's phone in a tournament")
+
+    # The first table's banker pays its first seat, and both tables end: the standings follow live.
+    organiser.bring_to_front()
+    for game in games:
+        in_server(server, lambda: store.act(game, {"type": "bank_pay", "player": 1, "amount": 300}, actor=Actor(banker=True)))
+        in_server(server, lambda: store.act(game, {"type": "end_game"}, actor=Actor(banker=True)))
+    expect(tv.locator(".tv-winner")).to_be_visible(timeout=LIVE)
+    expect(organiser.get_by_text("The tournament is over.")).to_be_visible(timeout=LIVE)
+    tv.screenshot(path=artifacts / "tournament-tv-final.png")
+    check_accessible(tv, "event TV, the end")
+
+    organiser.get_by_role("link", name="Results").click()
+    expect(organiser.locator(".event-results tbody tr")).to_have_count(8)
+    check_accessible(organiser, "results")
+    check_phone_layout(organiser, "results")
+    organiser.screenshot(path=artifacts / "tournament-results-1366x768.png")
+    assert not contexts.errors, contexts.errors

@@ -1,0 +1,92 @@
+"""The tournament's screens live (web/tournament_live.py), their work counted, never timed: a
+table's change reaches the organiser's screen without a read of the database when it changes a
+table's turn or leader, and writes nothing when it does not; the event TV and a phone between
+rounds, whose parts depend on the tournament alone, hear nothing of a table's change; a tournament
+change reaches every screen once."""
+
+import re
+import threading
+
+import pytest
+from sqlalchemy import event
+
+from banker.models import db
+
+from .test_live import Listener
+from .test_tournament_pages import post
+
+class Screen:
+    """A tournament page as Listener opens its live connection: its client and its address."""
+
+    def __init__(self, client, home: str):
+        self.client, self.home = client, home
+
+
+@pytest.fixture
+def statements(app):
+    """Every statement sent to the database from now on, with the thread that sent it."""
+    sent: list[tuple[str, str]] = []
+
+    def record(conn, cursor, statement, *args):
+        sent.append((threading.current_thread().name, statement))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    yield sent
+    event.remove(engine, "before_cursor_execute", record)
+
+
+def test_a_tables_change_reaches_the_organiser_alone_and_only_when_it_shows(app, statements):
+    organiser = app.test_client()
+    made = post(organiser, "/events", "/events/new", name="Live night", rounds="2", round_minutes="60",
+                table_size="4", scoring="net_worth", final="0", preset="official", edition="us")
+    code = made.headers["Location"].rsplit("/", 1)[1]
+    api = app.test_client()
+    phone = app.test_client()
+    assert post(phone, f"/e/{code}/register", f"/e/{code}/register", name="Ann").status_code == 303
+    for name in ("Bob", "Cy", "Di"):
+        assert api.post(f"/api/events/{code}/players", json={"name": name}).status_code == 201
+    tv = organiser.post(f"/e/{code}/tv", data={"csrf_token": _token(organiser, f"/e/{code}")}).headers["Location"]
+    for kind in ("seat_round", "start_round"):
+        assert post(organiser, f"/e/{code}", f"/e/{code}", type=kind).status_code == 303
+    state = api.get(f"/api/events/{code}").json
+    version = _version(organiser, f"/e/{code}")
+    game = state["rounds"][0]["tables"][0]["game"]
+    screens = [Listener(Screen(organiser, f"/e/{code}"), version), Listener(Screen(organiser, tv), version)]
+    try:
+        for screen in screens:
+            screen.idle()
+        readers = {screen._thread.name for screen in screens}
+        statements.clear()
+        # The organiser (each table's banker) pays the second seat: the table's leader changes.
+        second = _host_post(organiser, game, type="bank_pay", player="2", amount="500")
+        update = screens[0].next_event()
+        assert update.name == "update" and 'id="event"' in update.data and update.id == str(version)
+        assert not [s for thread, s in statements if thread in readers], statements
+        # Another payment to the leader changes neither whose turn it is nor who leads: nothing is written.
+        assert second and _host_post(organiser, game, type="bank_pay", player="2", amount="5")
+        added = api.post(f"/api/events/{code}/actions", json={"type": "add_player", "name": "Ed"},
+                         headers={"Authorization": "Bearer nobody"})
+        assert added.status_code == 401
+        assert post(organiser, f"/e/{code}", f"/e/{code}", type="add_player", name="Ed").status_code == 303
+        heard = [screen.next_event() for screen in screens]  # after the pings: the tournament's change
+        assert [(e.name, e.id) for e in heard] == [("update", str(version + 1))] * 2
+        assert "Withdraw Ed" in heard[0].data and 'id="event-tv"' in heard[1].data
+    finally:
+        screens[0].close(app)
+        screens[1].close(app)
+
+
+def _token(client, url: str) -> str:
+    return re.search(r'"X-CSRFToken": "([^"]+)"', client.get(url).get_data(as_text=True)).group(1)
+
+
+def _version(client, url: str) -> int:
+    return int(re.search(r'sse-connect="[^"?]*\?v=(\d+)"', client.get(url).get_data(as_text=True)).group(1))
+
+
+def _host_post(client, game: str, **fields) -> bool:
+    answer = client.post(f"/t/{game}/act", data={"csrf_token": _token(client, f"/t/{game}"), **fields})
+    assert answer.status_code in (200, 303), answer.get_data(as_text=True)
+    return True

@@ -1,0 +1,101 @@
+"""A tournament's pages through the test client: "Run a tournament", the organiser's screen and its
+buttons, registration by the event's QR and the phone that becomes the table's, the event TV by
+its view key, and the results as a page, CSV and JSON. Refusals say why and change nothing."""
+
+import re
+
+from banker.store import tournaments
+
+
+def csrf(page: str) -> str:
+    return re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+
+
+def post(client, url: str, page_url: str, **fields):
+    token = csrf(client.get(page_url).get_data(as_text=True))
+    return client.post(url, data={"csrf_token": token, **fields})
+
+
+def test_an_evening_through_the_pages(app):
+    organiser = app.test_client()
+    home = organiser.get("/").get_data(as_text=True)
+    assert 'href="/events/new"' in home
+    refused = post(organiser, "/events", "/events/new", name="", rounds="2", round_minutes="60", table_size="4",
+                   scoring="placings", final="0", preset="jma", edition="us")
+    assert refused.status_code == 422 and "Name the event" in refused.get_data(as_text=True)
+    made = post(organiser, "/events", "/events/new", name="Club night", rounds="1", round_minutes="60",
+                table_size="4", scoring="placings", final="0", preset="jma", edition="us")
+    assert made.status_code == 303
+    event = made.headers["Location"]
+    code = event.rsplit("/", 1)[1]
+    screen = organiser.get(event).get_data(as_text=True)
+    assert "Register: scan this code" in screen and "<svg" in screen
+
+    phones = []
+    for name in ("Ann", "Bob", "Cy", "Di", "Ed"):
+        phone = app.test_client()
+        answer = post(phone, f"/e/{code}/register", f"/e/{code}/register", name=name)
+        assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/e/{code}/me")
+        assert f"registered as {name}" in phone.get(f"/e/{code}/me").get_data(as_text=True)
+        phones.append(phone)
+    taken = post(app.test_client(), f"/e/{code}/register", f"/e/{code}/register", name="ann")
+    assert taken.status_code == 422 and "already registered" in taken.get_data(as_text=True)
+    # A stranger's browser is no organiser.
+    assert app.test_client().get(event).status_code == 302
+    assert post(phones[0], event, f"/e/{code}/me", type="seat_round").status_code == 403
+
+    shown = post(organiser, f"/e/{code}/tv", event)
+    assert shown.status_code == 303
+    tv = organiser.get(shown.headers["Location"]).get_data(as_text=True)
+    assert "Register: scan this code" in tv and "5 players registered" in tv
+    assert app.test_client().get(f"/e/{code}/tv/ABCDEFGH").status_code == 404
+
+    assert post(organiser, event, event, type="seat_round").status_code == 303
+    seated = organiser.get(event).get_data(as_text=True)
+    assert "Table 1" in seated and "Host screen of table 1" in seated
+    assert "Table 1" in app.test_client().get(shown.headers["Location"]).get_data(as_text=True)
+    # Each phone becomes its table's phone, with no second join.
+    with app.app_context():
+        state = tournaments.load(tournaments.find_tournament(code))
+    game = state.round.tables[0].game
+    first = state.round.tables[0].seats[0]
+    moved = phones[first - 1].get(f"/e/{code}/me")
+    assert moved.status_code == 302 and moved.headers["Location"].endswith(f"/p/{game}")
+    assert phones[first - 1].get(f"/p/{game}").status_code == 200
+
+    # A player withdraws from the next rounds on their phone (their game goes on).
+    ed = phones[4]
+    assert post(ed, f"/e/{code}/me", f"/e/{code}/me?stay=1").status_code == 303
+    assert "You have withdrawn" in ed.get(f"/e/{code}/me?stay=1").get_data(as_text=True)
+    assert "Ed · withdrawn" in organiser.get(event).get_data(as_text=True)
+
+    refused = post(organiser, event, event, type="seat_round")
+    assert refused.status_code == 303
+    assert "is not over yet" in organiser.get(event).get_data(as_text=True)
+    assert post(organiser, event, event, type="start_round").status_code == 303
+    host = organiser.get(f"/t/{game}").get_data(as_text=True)
+    assert "End the game" in host  # the organiser's browser is each table's banker
+    assert "Time left:" in host and "data-deadline" in host  # the round's clock, on the host and the phones
+    assert "data-deadline" in phones[first - 1].get(f"/p/{game}").get_data(as_text=True)
+    for table in state.round.tables:
+        assert post(organiser, f"/t/{table.game}/act", f"/t/{table.game}", type="end_game").status_code in (200, 303)
+    over = organiser.get(event).get_data(as_text=True)
+    assert "The tournament is over" in over and "Correct the result" in over
+    # The organiser corrects a player's points with a memo; a correction without a number says why.
+    before = app.test_client().get(f"/e/{code}/results.json").json
+    assert post(organiser, event, event, type="correct_result", round="1", table="1", player=str(first),
+                points="x", memo="slip").status_code == 303
+    assert "must be a whole number" in organiser.get(event).get_data(as_text=True)
+    assert app.test_client().get(f"/e/{code}/results.json").json == before
+    assert post(organiser, event, event, type="correct_result", round="1", table="1", player=str(first),
+                points="9", memo="Scorer's slip").status_code == 303
+    corrected = app.test_client().get(f"/e/{code}/results.json").json
+    assert next(r["points"] for r in corrected["rounds"][0]["tables"][0]["results"] if r["player"] == first) == 9
+
+    page = app.test_client().get(f"/e/{code}/results").get_data(as_text=True)
+    assert "Every table" in page and "Ann" in page
+    csv = app.test_client().get(f"/e/{code}/results.csv").get_data(as_text=True).splitlines()
+    assert csv[0] == "Round,Table,Seat,Player,Net worth,Place,Points" and len(csv) == 6
+    french = app.test_client().get(f"/e/{code}/results.csv", headers={"Accept-Language": "fr"})
+    assert french.get_data(as_text=True).splitlines()[0] != csv[0]
+    assert len(app.test_client().get(f"/e/{code}/results.json").json["rounds"][0]["tables"]) == 1
