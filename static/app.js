@@ -439,17 +439,38 @@ document.addEventListener("DOMContentLoaded", () => {
   });
 });
 
-// The TV's standings: cash, then net worth, in turns. The box holding them ([data-rotate]) is no
-// live part, so an update swaps what it shows and leaves the turn where it was.
-const ROTATE_MS = 8000;
-setInterval(() => {
-  document.querySelectorAll("[data-rotate]").forEach((box) => {
-    const views = box.dataset.rotate.split(" ");
-    box.dataset.showing = views[(views.indexOf(box.dataset.showing) + 1) % views.length];
-  });
-}, ROTATE_MS);
-
 // The story's Print button (no inline handler: the page's CSP forbids them).
 document.addEventListener("click", (event) => {
   if (event.target.closest?.("button[data-print]")) window.print();
 });
+
+// A square's name that its tile would clip (a long word in the reader's face and language: the TV
+// showed "Vaugirarc" and "Courcelle" on the Paris board) is set smaller until it shows whole, down to
+// three quarters of the board's size: whole in smaller type reads better than cut. The board's own
+// size comes back first (the tile may have grown), then each round reads every name once and shrinks
+// those that do not fit, so a board costs a few layouts, not one per name. Again after a resize and
+// after a live update, which may bring new squares.
+function fitNames() {
+  const names = [...document.querySelectorAll(".sq-name")];
+  names.forEach((name) => name.style.removeProperty("font-size"));
+  const base = new Map(names.map((name) => [name, parseFloat(getComputedStyle(name).fontSize)]));
+  const clipped = (name) => name.scrollWidth > name.clientWidth + 0.5 || name.scrollHeight > name.clientHeight + 0.5;
+  let cut = names.filter(clipped);
+  for (let round = 0; cut.length && round < 8; round++) {
+    cut.forEach((name) => {
+      const now = parseFloat(name.style.fontSize) || base.get(name);
+      name.style.fontSize = `${Math.max(base.get(name) * 0.75, now * 0.93)}px`;
+    });
+    cut = cut.filter((name) => clipped(name) && parseFloat(name.style.fontSize) > base.get(name) * 0.75);
+  }
+}
+let fitting = 0;
+const fitSoon = () => {
+  cancelAnimationFrame(fitting);
+  fitting = requestAnimationFrame(fitNames);
+};
+document.addEventListener("DOMContentLoaded", fitSoon);
+window.addEventListener("resize", fitSoon);
+document.addEventListener("htmx:sseMessage", fitSoon);
+document.addEventListener("htmx:afterSettle", fitSoon);
+document.fonts?.ready.then(fitSoon);
