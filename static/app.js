@@ -7,9 +7,12 @@ function freshNonce() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// A payment's first tap over half the cash is not applied: its answer is the question, put right after
+// the form itself (HX-Retarget: this, web/second_tap.py), which keeps what was typed, and its box.
+const askedAgain = (event) => event.detail.target === event.detail.elt;
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt.closest && event.detail.elt.closest("form");
-  if (!form || !event.detail.successful || form.method.toLowerCase() !== "post") return;
+  if (!form || !event.detail.successful || form.method.toLowerCase() !== "post" || askedAgain(event)) return;
   form.reset();
   const nonce = form.querySelector("input[name=nonce]");
   if (nonce) nonce.defaultValue = nonce.value = freshNonce();
@@ -26,7 +29,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
 // someone" stayed open for the rest of the game. What the reader did to it is forgotten, so the
 // live update that follows draws it as the server does, folded.
 document.addEventListener("htmx:afterRequest", (event) => {
-  const box = event.detail.successful && event.detail.elt.closest?.("details[data-fold]");
+  const box = event.detail.successful && !askedAgain(event) && event.detail.elt.closest?.("details[data-fold]");
   if (!box) return;
   box.open = false;
   delete toggled[box.id];
@@ -74,15 +77,19 @@ function answerPlace(form) {
   (form.closest(".row") ?? form).after(place);
   return place;
 }
-const clearAnswers = () => document.querySelectorAll(".answer").forEach((place) => place.remove());
-document.addEventListener("htmx:confirm", clearAnswers);
+// (Not the answer holding the form being sent: a payment's second tap, which goes once applied.)
+document.addEventListener("htmx:confirm", (event) => document.querySelectorAll(".answer").forEach((place) => {
+  if (!place.contains(event.detail.elt)) place.remove();
+}));
 document.addEventListener("htmx:beforeSwap", (event) => {
   if (event.detail.isError && event.detail.target?.id === "message") {
     event.detail.target = answerPlace(event.detail.requestConfig?.elt?.closest("form"));
   }
 });
 document.addEventListener("htmx:afterSwap", (event) => {
-  if (event.detail.target?.matches?.(".answer")) event.detail.target.scrollIntoView({ block: "nearest" });
+  const target = event.detail.target;
+  const place = target?.matches?.(".answer") ? target : askedAgain(event) ? target.nextElementSibling : null;
+  place?.scrollIntoView({ block: "nearest" });
 });
 
 // A tap's confirmation goes once the turn panel's latest line, in view, says the same (the live
@@ -174,37 +181,38 @@ setInterval(() => {
   });
 }, 1000);
 
-// A form that needs a second thought says so in hx-confirm, which htmx asks itself. A payment above
-// the payer's cash is allowed (it becomes a debt), but a typo should not ruin the evening: the form,
-// or the button pressed (the host's Charge, not its Pay), holds a question in data-over-cash, asked
-// here, before htmx sends it, when the amount typed is above the payer's data-cash. A payment form
-// may also hold one in data-over-half, asked when the amount is more than half the payer's cash and
-// not above it (a player paid a third of her cash to the wrong seat in one tap): the first tap only
-// asks, and nothing is sent unless the answer is yes.
+// A form that needs a second thought says so in hx-confirm, which htmx asks itself. A charge above
+// the seat's cash is allowed (it becomes a debt), but a typo should not ruin the evening: the host's
+// Charge button holds a question in data-over-cash, asked here, before htmx sends it, when the amount
+// typed is above the chosen seat's cash as the balances show it. (A payment over half the payer's
+// cash is asked by the server, naming payee and amount: web/second_tap.py.)
 document.addEventListener("htmx:confirm", (event) => {
   const form = event.detail.elt;
-  const overCash = event.detail.triggeringEvent?.submitter?.dataset.overCash ?? form.dataset.overCash;
+  const overCash = event.detail.triggeringEvent?.submitter?.dataset.overCash;
   const amount = form.querySelector("input[name=amount]");
-  const cash = payer(form);
-  if (!overCash || !amount || !cash) return;
-  const paying = Number(amount.value), having = Number(cash.dataset.cash);
-  const asked = paying > having ? overCash : paying * 2 > having ? form.dataset.overHalf : undefined;
-  if (!asked) return;
+  const chosen = form.querySelector("select[name=player]")?.selectedOptions[0];
+  const cash = chosen && document.querySelector(`.balances [data-player="${CSS.escape(chosen.value)}"] [data-cash]`);
+  if (!overCash || !amount || !cash || Number(amount.value) <= Number(cash.dataset.cash)) return;
   event.preventDefault();
-  const question = asked.replaceAll("{name}", cash.dataset.name ?? "")
-    .replaceAll("{cash}", cash.dataset.money ?? cash.textContent.trim());
+  const question = overCash.replaceAll("{name}", chosen.dataset.name ?? "").replaceAll("{cash}", cash.textContent.trim());
   if (confirm(question)) event.detail.issueRequest(true);
 });
 
-// Who pays: the seat chosen in the form (the host's bank charge: its cash as the balances show it),
-// the seat the form acts for (the host paying for a player without a phone), or this phone's own
-// wallet.
-function payer(form) {
-  const chosen = form.querySelector("select[name=player]")?.selectedOptions[0];
-  const row = chosen && document.querySelector(`.balances [data-player="${CSS.escape(chosen.value)}"] [data-cash]`);
-  if (row) return { dataset: { cash: row.dataset.cash, name: chosen.dataset.name, money: row.textContent.trim() } };
-  return form.dataset.cash ? form : document.querySelector("#wallet [data-cash]");
-}
+// A payment's second tap (templates/_second_tap.html) comes where a refusal would, under its form. Once
+// it is applied, it goes, and the form it asked about is cleared; its "No" just takes it away.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const place = event.detail.successful && event.detail.elt.closest?.(".answer");
+  if (!place) return;
+  const before = place.previousElementSibling;
+  (before?.matches("form") ? before : before?.querySelector("form"))?.reset();
+  place.remove();
+});
+document.addEventListener("click", (event) => {
+  const no = event.target.closest?.(".answer [data-dismiss]");
+  if (!no) return;
+  event.preventDefault();
+  no.closest(".answer").remove();
+});
 
 // The live connection (templates/_live.html). The version the page shows moves on with each update
 // (the event's id). A hidden page closes its connection, so that background tabs (seats the banker
