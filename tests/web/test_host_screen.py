@@ -251,6 +251,17 @@ def test_an_opening_roll_tie_is_told_on_the_tied_phones_and_the_host(client, hos
     assert "tied with" not in phone(game, 1).page() + host(game).page()
 
 
+def test_tied_names_are_listed_in_the_readers_language(client, host, phone):
+    """Three tied at 8: their names joined as the reader's language joins a list (Babel's
+    format_list): 「Bob、Cy」 in Japanese, not "Bob, Cy"."""
+    game = new_game(client, players=3, start=False)
+    play(game, *((pid, {"type": "opening_roll", "dice": [4, 4]}) for pid in (1, 2, 3)))
+    assert "You tied with Bob and Cy at 8: roll again." in phone(game, 1).page()
+    ann = phone(game, 1).page(f"/p/{game.code}?lang=ja")
+    assert "Bob、Cy" in unescape(ann) and "Bob, Cy" not in ann
+    assert "tied with Ann and Cy: rolls again" in host(game).page()
+
+
 STOPPED = "The banker program stopped. Start it again in its terminal (banker) and this page will catch up."
 LOST = "Connection lost: reconnecting to the banker’s laptop…"
 

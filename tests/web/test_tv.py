@@ -185,6 +185,9 @@ def test_the_host_screen_shows_the_banker_a_tv_link(app, game, host):
     assert link_page.headers["Cache-Control"] == "no-store"
     html = link_page.get_data(as_text=True)
     assert warning in unescape(html) and warning in unescape(banker.page())
+    # The link's page has one way to a new link, which says so: not a second "Show on a TV".
+    assert "Show on a TV" not in html.split("<title>", 1)[1].split("</title>", 1)[1]
+    assert html.count(f'action="/t/{game.code}/tv"') == 1 and "Make a new TV link</button>" in html
     url = unescape(re.search(r'<p class="url tv-url">(.+?)</p>', html).group(1).replace("<wbr>", ""))
     assert 'data-qr="tv"' in html and urlsplit(url).query == "lang=en"
     assert "Ann's turn" in tv(app, urlsplit(url).path).page()
