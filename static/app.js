@@ -462,7 +462,12 @@ function fitNames() {
   const names = [...document.querySelectorAll(".sq-name")];
   names.forEach((name) => name.style.removeProperty("font-size"));
   const base = new Map(names.map((name) => [name, parseFloat(getComputedStyle(name).fontSize)]));
-  const clipped = (name) => name.scrollWidth > name.clientWidth + 0.5 || name.scrollHeight > name.clientHeight + 0.5;
+  // Its words' own width, to the fraction of a pixel (scrollWidth rounds a word cut by less than one).
+  const words = document.createRange();
+  const clipped = (name) => {
+    words.selectNodeContents(name);
+    return words.getBoundingClientRect().width > name.clientWidth + 0.25 || name.scrollHeight > name.clientHeight + 0.5;
+  };
   let cut = names.filter(clipped);
   for (let round = 0; cut.length && round < 8; round++) {
     cut.forEach((name) => {
