@@ -33,18 +33,16 @@ MORTGAGED = (3, 5)                  # seat, deed
 # Where the eight tokens stand at the end: most on a long name, owned or not, three on one square.
 TOKENS = [1, 9, 34, 34, 34, 23, 15, 26]
 
-# For every tile: its name's box, the words of the name with the lines each is on, and the boxes of
-# the owner's badge and the pawns (a mortgaged tile's stripes lie under everything, its name too). A
-# word is a run of characters that are neither spaces, hyphens nor Japanese (kana, kanji and the
-# prolonged sound mark).
-MEASURE = r"""() => [...document.querySelectorAll('#board .sq')].map((tile) => {
-  const name = tile.querySelector('.sq-name');
-  const box = (e) => {
-    const r = e.getBoundingClientRect();
-    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
-  };
+# The words of an element's text, each with the number of lines it is on and its box (a JavaScript
+# function, put into the measuring scripts). A word is a run of characters that are neither spaces,
+# hyphens nor Japanese (kana, kanji and the prolonged sound mark).
+WORDS = r"""const box = (e) => {
+  const r = e.getBoundingClientRect();
+  return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+};
+const wordsOf = (element) => {
   const words = [];
-  const walk = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+  const walk = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   for (let text = walk.nextNode(); text; text = walk.nextNode()) {
     for (const m of text.data.matchAll(/[^\s\-\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc]+/gu)) {
       const range = document.createRange();
@@ -54,13 +52,20 @@ MEASURE = r"""() => [...document.querySelectorAll('#board .sq')].map((tile) => {
       words.push({word: m[0], lines: new Set(lines.map((r) => Math.round(r.top))).size, box: box(range)});
     }
   }
+  return words;
+};"""
+# For every tile: its name's box, the words of the name with the lines each is on, and the boxes of
+# the owner's badge and the pawns (a mortgaged tile's stripes lie under everything, its name too).
+MEASURE = "() => { " + WORDS + r"""
+return [...document.querySelectorAll('#board .sq')].map((tile) => {
+  const name = tile.querySelector('.sq-name');
   return {square: tile.dataset.square, text: name.textContent, tile: box(tile), box: box(name),
           font: parseFloat(getComputedStyle(name).fontSize),
           scroll: {width: name.scrollWidth, height: name.scrollHeight,
                    client_width: name.clientWidth, client_height: name.clientHeight},
-          words, covers: [...tile.querySelectorAll('.owner, .pawn')]
+          words: wordsOf(name), covers: [...tile.querySelectorAll('.owner, .pawn')]
             .map((e) => ({what: e.className, box: box(e)}))};
-})"""
+}); }"""
 MIN_FONT = 8  # px: the smallest name the laptop shows
 
 
