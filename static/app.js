@@ -27,12 +27,23 @@ document.addEventListener("htmx:afterRequest", (event) => {
 
 // A payment box folds once its payment is applied (a details marked data-fold): left open, "Pay
 // someone" stayed open for the rest of the game. What the reader did to it is forgotten, so the
-// live update that follows draws it as the server does, folded.
-document.addEventListener("htmx:afterRequest", (event) => {
-  const box = event.detail.successful && !askedAgain(event) && event.detail.elt.closest?.("details[data-fold]");
-  if (!box) return;
-  box.open = false;
-  delete toggled[box.id];
+// live update that follows draws it as the server does, folded; the form is cleared and a second
+// tap's question (templates/_second_tap.html) goes. Noted when the form is sent and done when its
+// answer comes, by the box's id: the live update may have come first and replaced the box, the form
+// and its question, and the events of a replaced element reach no listener here.
+document.addEventListener("htmx:beforeSend", (event) => {
+  const id = event.detail.elt.closest?.("details[data-fold]")?.id;
+  const xhr = event.detail.xhr;
+  if (!id) return;
+  xhr.addEventListener("load", () => {
+    if (xhr.status !== 200 || xhr.getResponseHeader("HX-Retarget")) return;  // refused, or asked again
+    const box = document.getElementById(id);
+    if (!box) return;
+    box.open = false;
+    delete toggled[id];
+    box.querySelectorAll(".answer").forEach((place) => place.remove());
+    box.querySelector("form")?.reset();
+  });
 });
 
 // A tool the banker opens on a laptop's host screen shows whole: each column there scrolls in itself
@@ -198,15 +209,8 @@ document.addEventListener("htmx:confirm", (event) => {
   if (confirm(question)) event.detail.issueRequest(true);
 });
 
-// A payment's second tap (templates/_second_tap.html) comes where a refusal would, under its form. Once
-// it is applied, it goes, and the form it asked about is cleared; its "No" just takes it away.
-document.addEventListener("htmx:afterRequest", (event) => {
-  const place = event.detail.successful && event.detail.elt.closest?.(".answer");
-  if (!place) return;
-  const before = place.previousElementSibling;
-  (before?.matches("form") ? before : before?.querySelector("form"))?.reset();
-  place.remove();
-});
+// A payment's second tap (templates/_second_tap.html) comes where a refusal would, under its form;
+// its "No" just takes it away (once applied, it goes with the box's folding, above).
 document.addEventListener("click", (event) => {
   const no = event.target.closest?.(".answer [data-dismiss]");
   if (!no) return;
