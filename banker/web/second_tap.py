@@ -12,7 +12,7 @@ API is not asked: a script means what it sends.
 from flask import render_template, request
 
 from .. import store
-from ..rules import parse
+from ..rules import Actor, apply, parse
 from ..rules.errors import GameError
 from .forms import action_from_form
 from .languages import gettext as _
@@ -27,7 +27,7 @@ SURE = "sure"
 def question(code: str, form, role: str) -> tuple[str, str] | None:
     """What to ask before a payment form (the phone's, or the banker's for a seat) is applied, with
     the amount in words, or None: not a payment, already asked, no more than half the payer's cash,
-    or a form the store will refuse anyway (it says why)."""
+    or a payment the rules refuse anyway (the store then says why)."""
     if form.get("type") != "pay" or form.get(SURE):
         return None
     game, actor = visit(code, role)
@@ -37,9 +37,10 @@ def question(code: str, form, role: str) -> tuple[str, str] | None:
     try:
         pay = parse({k: v for k, v in action_from_form(form).items() if k != "player"})  # the seat is the sender's
         payer = int(form.get("player", "")) if actor.banker else actor.player
+        if pay.amount * 2 <= state.player(payer).cash:
+            return None
+        apply(state, pay, actor if not actor.banker else Actor(player=payer))  # on a copy: refused, it is not asked
     except (GameError, ValueError):
-        return None
-    if not state.has_player(payer) or pay.amount * 2 <= state.player(payer).cash:
         return None
     seat = state.player(payer)
     words = {"payee": party(state, pay.to), "amount": money(state, pay.amount), "cash": money(state, seat.cash),

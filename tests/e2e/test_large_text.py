@@ -1,7 +1,6 @@
 """Issue 34, item 4: a phone at 360 px with text at 200%, measured in Chromium. The outcome of a tap
 never lies over the next control; after a form, the next decision is in view; in an auction the
-leader and the countdown are above the fold; no heading breaks inside a word (the story's chart
-text, which grows with the reader's, is measured in test_story.py).
+leader and the countdown are above the fold; no heading breaks inside a word.
 
 200% text is the root font size doubled (conftest.text_at_200_percent), which is what a phone's
 large-text setting does: Android Chrome's text scaling and iOS's Dynamic Type enlarge the CSS
