@@ -7,9 +7,12 @@ function freshNonce() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// A payment's first tap over half the cash is not applied: its answer is the question, put right after
+// the form itself (HX-Retarget: this, web/second_tap.py), which keeps what was typed, and its box.
+const askedAgain = (event) => event.detail.target === event.detail.elt;
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt.closest && event.detail.elt.closest("form");
-  if (!form || !event.detail.successful || form.method.toLowerCase() !== "post") return;
+  if (!form || !event.detail.successful || form.method.toLowerCase() !== "post" || askedAgain(event)) return;
   form.reset();
   const nonce = form.querySelector("input[name=nonce]");
   if (nonce) nonce.defaultValue = nonce.value = freshNonce();
@@ -24,12 +27,23 @@ document.addEventListener("htmx:afterRequest", (event) => {
 
 // A payment box folds once its payment is applied (a details marked data-fold): left open, "Pay
 // someone" stayed open for the rest of the game. What the reader did to it is forgotten, so the
-// live update that follows draws it as the server does, folded.
-document.addEventListener("htmx:afterRequest", (event) => {
-  const box = event.detail.successful && event.detail.elt.closest?.("details[data-fold]");
-  if (!box) return;
-  box.open = false;
-  delete toggled[box.id];
+// live update that follows draws it as the server does, folded; the form is cleared and a second
+// tap's question (templates/_second_tap.html) goes. Noted when the form is sent and done when its
+// answer comes, by the box's id: the live update may have come first and replaced the box, the form
+// and its question, and the events of a replaced element reach no listener here.
+document.addEventListener("htmx:beforeSend", (event) => {
+  const id = event.detail.elt.closest?.("details[data-fold]")?.id;
+  const xhr = event.detail.xhr;
+  if (!id) return;
+  xhr.addEventListener("load", () => {
+    if (xhr.status !== 200 || xhr.getResponseHeader("HX-Retarget")) return;  // refused, or asked again
+    const box = document.getElementById(id);
+    if (!box) return;
+    box.open = false;
+    delete toggled[id];
+    box.querySelectorAll(".answer").forEach((place) => place.remove());
+    box.querySelector("form")?.reset();
+  });
 });
 
 // A tool the banker opens on a laptop's host screen shows whole: each column there scrolls in itself
@@ -74,15 +88,19 @@ function answerPlace(form) {
   (form.closest(".row") ?? form).after(place);
   return place;
 }
-const clearAnswers = () => document.querySelectorAll(".answer").forEach((place) => place.remove());
-document.addEventListener("htmx:confirm", clearAnswers);
+// (Not the answer holding the form being sent: a payment's second tap, which goes once applied.)
+document.addEventListener("htmx:confirm", (event) => document.querySelectorAll(".answer").forEach((place) => {
+  if (!place.contains(event.detail.elt)) place.remove();
+}));
 document.addEventListener("htmx:beforeSwap", (event) => {
   if (event.detail.isError && event.detail.target?.id === "message") {
     event.detail.target = answerPlace(event.detail.requestConfig?.elt?.closest("form"));
   }
 });
 document.addEventListener("htmx:afterSwap", (event) => {
-  if (event.detail.target?.matches?.(".answer")) event.detail.target.scrollIntoView({ block: "nearest" });
+  const target = event.detail.target;
+  const place = target?.matches?.(".answer") ? target : askedAgain(event) ? target.nextElementSibling : null;
+  place?.scrollIntoView({ block: "nearest" });
 });
 
 // A tap's confirmation goes once the turn panel's latest line, in view, says the same (the live
@@ -174,37 +192,31 @@ setInterval(() => {
   });
 }, 1000);
 
-// A form that needs a second thought says so in hx-confirm, which htmx asks itself. A payment above
-// the payer's cash is allowed (it becomes a debt), but a typo should not ruin the evening: the form,
-// or the button pressed (the host's Charge, not its Pay), holds a question in data-over-cash, asked
-// here, before htmx sends it, when the amount typed is above the payer's data-cash. A payment form
-// may also hold one in data-over-half, asked when the amount is more than half the payer's cash and
-// not above it (a player paid a third of her cash to the wrong seat in one tap): the first tap only
-// asks, and nothing is sent unless the answer is yes.
+// A form that needs a second thought says so in hx-confirm, which htmx asks itself. A charge above
+// the seat's cash is allowed (it becomes a debt), but a typo should not ruin the evening: the host's
+// Charge button holds a question in data-over-cash, asked here, before htmx sends it, when the amount
+// typed is above the chosen seat's cash as the balances show it. (A payment over half the payer's
+// cash is asked by the server, naming payee and amount: web/second_tap.py.)
 document.addEventListener("htmx:confirm", (event) => {
   const form = event.detail.elt;
-  const overCash = event.detail.triggeringEvent?.submitter?.dataset.overCash ?? form.dataset.overCash;
+  const overCash = event.detail.triggeringEvent?.submitter?.dataset.overCash;
   const amount = form.querySelector("input[name=amount]");
-  const cash = payer(form);
-  if (!overCash || !amount || !cash) return;
-  const paying = Number(amount.value), having = Number(cash.dataset.cash);
-  const asked = paying > having ? overCash : paying * 2 > having ? form.dataset.overHalf : undefined;
-  if (!asked) return;
+  const chosen = form.querySelector("select[name=player]")?.selectedOptions[0];
+  const cash = chosen && document.querySelector(`.balances [data-player="${CSS.escape(chosen.value)}"] [data-cash]`);
+  if (!overCash || !amount || !cash || Number(amount.value) <= Number(cash.dataset.cash)) return;
   event.preventDefault();
-  const question = asked.replaceAll("{name}", cash.dataset.name ?? "")
-    .replaceAll("{cash}", cash.dataset.money ?? cash.textContent.trim());
+  const question = overCash.replaceAll("{name}", chosen.dataset.name ?? "").replaceAll("{cash}", cash.textContent.trim());
   if (confirm(question)) event.detail.issueRequest(true);
 });
 
-// Who pays: the seat chosen in the form (the host's bank charge: its cash as the balances show it),
-// the seat the form acts for (the host paying for a player without a phone), or this phone's own
-// wallet.
-function payer(form) {
-  const chosen = form.querySelector("select[name=player]")?.selectedOptions[0];
-  const row = chosen && document.querySelector(`.balances [data-player="${CSS.escape(chosen.value)}"] [data-cash]`);
-  if (row) return { dataset: { cash: row.dataset.cash, name: chosen.dataset.name, money: row.textContent.trim() } };
-  return form.dataset.cash ? form : document.querySelector("#wallet [data-cash]");
-}
+// A payment's second tap (templates/_second_tap.html) comes where a refusal would, under its form;
+// its "No" just takes it away (once applied, it goes with the box's folding, above).
+document.addEventListener("click", (event) => {
+  const no = event.target.closest?.(".answer [data-dismiss]");
+  if (!no) return;
+  event.preventDefault();
+  no.closest(".answer").remove();
+});
 
 // The live connection (templates/_live.html). The version the page shows moves on with each update
 // (the event's id). A hidden page closes its connection, so that background tabs (seats the banker
@@ -439,17 +451,43 @@ document.addEventListener("DOMContentLoaded", () => {
   });
 });
 
-// The TV's standings: cash, then net worth, in turns. The box holding them ([data-rotate]) is no
-// live part, so an update swaps what it shows and leaves the turn where it was.
-const ROTATE_MS = 8000;
-setInterval(() => {
-  document.querySelectorAll("[data-rotate]").forEach((box) => {
-    const views = box.dataset.rotate.split(" ");
-    box.dataset.showing = views[(views.indexOf(box.dataset.showing) + 1) % views.length];
-  });
-}, ROTATE_MS);
-
 // The story's Print button (no inline handler: the page's CSP forbids them).
 document.addEventListener("click", (event) => {
   if (event.target.closest?.("button[data-print]")) window.print();
 });
+
+// A square's name that its tile would clip (a long word in the reader's face and language: the TV
+// showed "Vaugirarc" and "Courcelle" on the Paris board) is set smaller until it shows whole, down to
+// three quarters of the board's size: whole in smaller type reads better than cut. The board's own
+// size comes back first (the tile may have grown), then each round reads every name once and shrinks
+// those that do not fit, so a board costs a few layouts, not one per name. Again after a resize and
+// after a live update, which may bring new squares.
+function fitNames() {
+  const names = [...document.querySelectorAll(".sq-name")];
+  names.forEach((name) => name.style.removeProperty("font-size"));
+  const base = new Map(names.map((name) => [name, parseFloat(getComputedStyle(name).fontSize)]));
+  // Its words' own width, to the fraction of a pixel (scrollWidth rounds a word cut by less than one).
+  const words = document.createRange();
+  const clipped = (name) => {
+    words.selectNodeContents(name);
+    return words.getBoundingClientRect().width > name.clientWidth + 0.25 || name.scrollHeight > name.clientHeight + 0.5;
+  };
+  let cut = names.filter(clipped);
+  for (let round = 0; cut.length && round < 8; round++) {
+    cut.forEach((name) => {
+      const now = parseFloat(name.style.fontSize) || base.get(name);
+      name.style.fontSize = `${Math.max(base.get(name) * 0.75, now * 0.93)}px`;
+    });
+    cut = cut.filter((name) => clipped(name) && parseFloat(name.style.fontSize) > base.get(name) * 0.75);
+  }
+}
+let fitting = 0;
+const fitSoon = () => {
+  cancelAnimationFrame(fitting);
+  fitting = requestAnimationFrame(fitNames);
+};
+document.addEventListener("DOMContentLoaded", fitSoon);
+window.addEventListener("resize", fitSoon);
+document.addEventListener("htmx:sseMessage", fitSoon);
+document.addEventListener("htmx:afterSettle", fitSoon);
+document.fonts?.ready.then(fitSoon);

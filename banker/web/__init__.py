@@ -23,7 +23,7 @@ from ..models import db
 from ..store import CODE_ALPHABET, CODE_LENGTH
 from ..store.engine import disk_full, in_one_line, outage
 from .names import square_choices, square_name, square_names
-from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings
+from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings, listed
 from .respond import from_htmx
 
 csrf = CSRFProtect()
@@ -122,6 +122,7 @@ def init_app(app: Flask) -> None:
     limits.init_app(app)
     app.jinja_env.filters["money"] = amounts.money
     app.jinja_env.filters["about"] = amounts.about
+    app.jinja_env.filters["listed"] = listed  # names as the reader's language lists them: Ann、Bob
     app.jinja_env.globals.update(rules_in_words=rulebook.rules_in_words, square_name=square_name,
                                  square_names=square_names, square_choices=square_choices,
                                  another_card_fields=card_effects.another_card_fields)

@@ -311,12 +311,15 @@ class TableScreen(Screen):
 
     @cached_property
     def lobby(self) -> dict:
-        """The join QR, the suggested seat order and the tokens taken (in the lobby only)."""
+        """The join QR, the suggested seat order, the tokens taken and, for the banker, the seats whose
+        opening roll may be typed here (a player without a phone) (in the lobby only)."""
         join_url = public_url(url_for("join.page", code=self.game.code))
-        if self.state.status != "lobby":
+        state = self.state
+        if state.status != "lobby":
             return {"join_url": join_url}
-        return {"join_url": join_url, "join_qr": qr.svg(join_url), **_seat_places(self.state),
-                "taken_tokens": {p.token for p in self.state.players}}
+        roll_for = [p for p in state.players if "opening_roll" in legal_actions(state, p.id)] if self.banker else []
+        return {"join_url": join_url, "join_qr": qr.svg(join_url), **_seat_places(state),
+                "taken_tokens": {p.token for p in state.players}, "roll_for": roll_for}
 
     @cached_property
     def tools(self) -> dict:
@@ -593,8 +596,8 @@ class Standing(NamedTuple):
 
 class TvScreen(Screen):
     """The TV across the room (/tv/<code>/<view key>): everything public, read-only, large: the join
-    QR in the lobby, whose turn and any auction, the board (the host's), the standings by cash and by
-    net worth, the latest events. The same for every TV of the game (one watcher key: each part is
+    QR in the lobby, whose turn and any auction, the board (the host's), the standings with cash and
+    net worth side by side, the latest events. The same for every TV of the game (one watcher key: each part is
     rendered once per change for all of them): no tools, no secrets."""
 
     AREA = "tv"
@@ -629,12 +632,12 @@ class TvScreen(Screen):
 
     @cached_property
     def ranks(self) -> dict:
-        """The players by cash and by net worth, richest first, those out of the game last."""
+        """The players with their cash and net worth, richest by net worth first, those out of the game
+        last."""
         state = self.state
         rows = [Standing(p.id, p.name, p.token, p.cash, net_worth(state, p.id), p.bankrupt, p.in_jail)
                 for p in state.players]
-        return {"ranks": (tuple(sorted(rows, key=lambda r: (r.bankrupt, -r.cash))),
-                          tuple(sorted(rows, key=lambda r: (r.bankrupt, -r.worth))))}
+        return {"ranks": tuple(sorted(rows, key=lambda r: (r.bankrupt, -r.worth)))}
 
     @cached_property
     def lines(self) -> dict:

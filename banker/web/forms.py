@@ -12,9 +12,10 @@ TRADE_FIELDS = {"give_cash", "give_squares", "give_cards", "get_cash", "get_squa
 
 
 def action_from_form(form: MultiDict) -> dict:
-    """Collect a form's fields into an action: dice come as die1/die2, a seat order as pos-<id>,
+    """Collect a form's fields into an action (less its CSRF token, and `sure`, a payment's second
+    tap: web/second_tap.py): dice come as die1/die2, a seat order as pos-<id>,
     a group's building levels as level-<square>, a trade's sides as give_* and get_* fields."""
-    data = {k: v for k, v in form.items() if k != "csrf_token" and k not in DICE_FIELDS
+    data = {k: v for k, v in form.items() if k not in ("csrf_token", "sure") and k not in DICE_FIELDS
             and k not in TRADE_FIELDS and not k.startswith(("pos-", "level-", "effect-"))}
     if any(f in form for f in DICE_FIELDS):
         if not all(form.get(f) for f in DICE_FIELDS):

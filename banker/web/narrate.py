@@ -249,8 +249,11 @@ STORIES = {
     # a shortage auction, placed with no payment.
     "built": lambda p, e: (_("{player} placed the hotel won at auction on {square}.") if e["level"] == 5
                            else _("{player} placed the house won at auction on {square}.")).format(**p),
+    # A group's buildings set in one step are told by what it cost or refunded (summary leaves
+    # "levels_set" out then); this is a step that cost nothing (two houses sold, one bought).
+    "levels_set": lambda p, e: _("{player} moved buildings within {where}: nothing to pay.").format(**p),
     # Told by the transfer that paid for it: "Ann bought Boardwalk for $400."
-    "bought": None, "sold": None, "levels_set": None, "mortgaged": None, "unmortgaged": None,
+    "bought": None, "sold": None, "mortgaged": None, "unmortgaged": None,
     "debt_paid": None,
 }
 
@@ -290,8 +293,9 @@ def story(state: GameState, effect: dict) -> str | None:
     if tell is None:
         return None
     params = _params(state, effect)
-    if "group" in effect:
-        params["where"] = _("the %(group)s group", group=GROUP_NAMES[effect["group"]])
+    if "group" in effect or effect["kind"] == "levels_set":
+        group = effect.get("group") or state.board[effect["square"]].group
+        params["where"] = _("the %(group)s group", group=GROUP_NAMES[group])
     elif "square" in effect:
         params["where"] = params["square"]
     if effect["kind"] == "transfer" and effect["reason"] in TOLD_ELSEWHERE:
@@ -330,9 +334,10 @@ def summary(state: GameState, effects: list[dict]) -> str:
     settling = {e["debtor"] for e in effects if e["kind"] == "debt_paid"}
     if settling:
         effects = [{**e, "settles": True} if e["kind"] == "transfer" and e["from"] in settling else e for e in effects]
-    # A building bought is told by the transfer that paid for it (STORIES, "built").
+    # A building bought, or a group's buildings set, is told by the transfer that paid for it
+    # (STORIES, "built" and "levels_set").
     if any(e["kind"] == "transfer" for e in effects):
-        effects = [e for e in effects if e["kind"] != "built"]
+        effects = [e for e in effects if e["kind"] not in ("built", "levels_set")]
     return sentence_gap().join(text for text in (story(state, e) for e in effects) if text)
 
 

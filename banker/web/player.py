@@ -4,6 +4,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..live import Gone
+from . import second_tap
 from .context import PhoneScreen, composer_context, known
 from .respond import from_htmx, message, perform, seat_moved
 from .seats import browser, visit_or_404, watch
@@ -51,8 +52,11 @@ def act(code):
     seat = browser("seat")
     if seat is None:
         return _no_seat(code)
-    return perform(code, seat, request.form, url_for("player.page", code=code),
-                   rejoin=url_for("join.page", code=code))
+    back = url_for("player.page", code=code)
+    asked = second_tap.question(code, request.form, "seat")
+    if asked:
+        return second_tap.ask(*asked, request.form, back)
+    return perform(code, seat, request.form, back, rejoin=url_for("join.page", code=code))
 
 
 @bp.route("/trade/<int:partner>", methods=["GET", "POST"])

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 
 from .. import lan, qr, store
 from ..live import Gone
-from . import books
+from . import books, second_tap
 from .context import Screen, TableScreen, composer_context, known, public_url
 from .languages import chosen
 from .operations import client_address
@@ -110,7 +110,11 @@ def act(code, player=None):
     banker = browser("banker")
     if banker is None:
         return not_the_banker()
-    return perform(code, banker, request.form, url_for("table.page", code=code, player=player))
+    back = url_for("table.page", code=code, player=player)
+    asked = second_tap.question(code, request.form, "banker")
+    if asked:
+        return second_tap.ask(*asked, request.form, back)
+    return perform(code, banker, request.form, back)
 
 
 @bp.route("/seats/<int:player>/trade/<int:partner>", methods=["GET", "POST"])

@@ -66,8 +66,9 @@ def test_three_phones_bid_live_then_trade_the_deed(contexts, server, artifacts):
     pay = carol.locator("#pay-box form")
     pay.get_by_label("To").select_option(label="the bank")
     pay.get_by_label("Amount").fill(str(CAROL_SPENDS))
-    carol.once("dialog", lambda dialog: dialog.accept())  # more than half her cash: she confirms
     pay.get_by_role("button", name="Pay").tap()
+    # More than half her cash: she taps again under the question that names payee and amount.
+    carol.locator("#pay-box .ask").get_by_role("button", name=f"Yes, pay {money(CAROL_SPENDS)}").tap()
     shows_cash(carol, "#wallet [data-cash]", CAROL_CASH)
     host_cash("Carol", CAROL_CASH)
     for page in screens:   # a screen that refreshes in the middle of a roll would lose the chips

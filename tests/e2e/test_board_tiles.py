@@ -1,10 +1,12 @@
-"""Issue 20, item 6: the host board's tiles read whole. On each of the five boards, read in its own
-language at a laptop's and a TV's size, at a table of eight with deeds owned, houses built, a deed
-mortgaged and tokens on the longest names: no word of a square's name breaks across lines, the name
-stays inside its tile, and neither the owner's badge nor a pawn covers it; so too on the banker's
-timeline at a laptop's size, in its larger type. A hyphenated name may break after its hyphen
+"""Issues 20 (item 6) and 34 (item 5): the boards' tiles read whole. Each of the five boards, read in
+each of the four languages, on the host at a laptop's size, on the TV at 1080p and 720p and on the
+banker's timeline, at a table of eight with deeds owned, houses built, a deed mortgaged and tokens on
+the longest names: no word of a square's name breaks across lines, the name stays inside its tile
+(a name too long for it is set smaller, to three quarters at most: static/app.js, fitNames), and
+neither the owner's badge nor a pawn covers it. A hyphenated name may break after its hyphen
 (Champs-|Élysées); Japanese, which sets no spaces between words, between its characters; a Latin
-word in it may not break."""
+word in it may not break. One page load per kind of screen: the twenty boards are put into it in
+turn, as the server draws them."""
 
 from concurrent.futures import ThreadPoolExecutor
 
@@ -31,18 +33,16 @@ MORTGAGED = (3, 5)                  # seat, deed
 # Where the eight tokens stand at the end: most on a long name, owned or not, three on one square.
 TOKENS = [1, 9, 34, 34, 34, 23, 15, 26]
 
-# For every tile: its name's box, the words of the name with the lines each is on, and the boxes of
-# the owner's badge and the pawns (a mortgaged tile's stripes lie under everything, its name too). A
-# word is a run of characters that are neither spaces, hyphens nor Japanese (kana, kanji and the
-# prolonged sound mark).
-MEASURE = r"""() => [...document.querySelectorAll('#board .sq')].map((tile) => {
-  const name = tile.querySelector('.sq-name');
-  const box = (e) => {
-    const r = e.getBoundingClientRect();
-    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
-  };
+# The words of an element's text, each with the number of lines it is on and its box (a JavaScript
+# function, put into the measuring scripts). A word is a run of characters that are neither spaces,
+# hyphens nor Japanese (kana, kanji and the prolonged sound mark).
+WORDS = r"""const box = (e) => {
+  const r = e.getBoundingClientRect();
+  return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+};
+const wordsOf = (element) => {
   const words = [];
-  const walk = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+  const walk = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   for (let text = walk.nextNode(); text; text = walk.nextNode()) {
     for (const m of text.data.matchAll(/[^\s\-\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc]+/gu)) {
       const range = document.createRange();
@@ -52,13 +52,20 @@ MEASURE = r"""() => [...document.querySelectorAll('#board .sq')].map((tile) => {
       words.push({word: m[0], lines: new Set(lines.map((r) => Math.round(r.top))).size, box: box(range)});
     }
   }
+  return words;
+};"""
+# For every tile: its name's box, the words of the name with the lines each is on, and the boxes of
+# the owner's badge and the pawns (a mortgaged tile's stripes lie under everything, its name too).
+MEASURE = "() => { " + WORDS + r"""
+return [...document.querySelectorAll('#board .sq')].map((tile) => {
+  const name = tile.querySelector('.sq-name');
   return {square: tile.dataset.square, text: name.textContent, tile: box(tile), box: box(name),
           font: parseFloat(getComputedStyle(name).fontSize),
           scroll: {width: name.scrollWidth, height: name.scrollHeight,
                    client_width: name.clientWidth, client_height: name.clientHeight},
-          words, covers: [...tile.querySelectorAll('.owner, .pawn')]
+          words: wordsOf(name), covers: [...tile.querySelectorAll('.owner, .pawn')]
             .map((e) => ({what: e.className, box: box(e)}))};
-})"""
+}); }"""
 MIN_FONT = 8  # px: the smallest name the laptop shows
 
 
@@ -117,8 +124,26 @@ def set_up(server, edition: str, banker=None) -> str:
     return code
 
 
+# Puts the tiles of another game's board, read in another language (its host page, as the server
+# draws it), into the page as it stands (its screen's layout and type), then lets the page fit its names (static/app.js, fitNames, after a
+# resize) and waits for it: one page load per kind of screen measures all twenty boards.
+SWAP = """async (html) => {
+  const page = new DOMParser().parseFromString(html, 'text/html');
+  document.getElementById('board-cells').replaceWith(document.importNode(page.getElementById('board-cells'), true));
+  document.documentElement.lang = page.documentElement.lang;
+  dispatchEvent(new Event('resize'));
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}"""
+LANGUAGES = ("en", "fr", "pt", "ja")
+
+
 def test_every_tile_of_every_board_shows_its_whole_name_uncovered(contexts, server, artifacts):
+    """Every square of the five boards, read in each of the four languages, on the host at a laptop's
+    size (its smallest tiles), on the TV at 1080p and 720p, and on the timeline: no name clipped, no word of
+    it broken or under a badge or pawn, in type no smaller than each screen's least."""
     from banker import store
+
+    from .test_tv import NAMES
 
     host = contexts.page("host", viewport=SIZES["laptop"])
     # The host browser is the games' banker, for their timeline (the banker's only): its cookie holds
@@ -127,25 +152,35 @@ def test_every_tile_of_every_board_shows_its_whole_name_uncovered(contexts, serv
     session = server.app.session_interface.get_signing_serializer(server.app).dumps({"browser": banker})
     host.context.add_cookies([{"name": server.app.config["SESSION_COOKIE_NAME"], "value": session,
                                "url": server.url}])
-    found = []
     with ThreadPoolExecutor(max_workers=1) as table:  # the next board's game is played while this one is measured
         codes = {edition: table.submit(set_up, server, edition, banker) for edition in BOARDS}
-        for edition, language in BOARDS.items():
-            host.goto(f"/t/{codes[edition].result()}?lang={language}")
-            expect(host.locator("#board .sq .house")).to_have_count(4, timeout=LIVE)
-            for viewport in SIZES.values():
-                host.set_viewport_size(viewport)
-                view = f"{edition}-{viewport['width']}x{viewport['height']}"
-                host.locator("#board").screenshot(path=artifacts / f"board-{view}.png")
+        codes = {edition: code.result() for edition, code in codes.items()}
+    with server.app.app_context():
+        tv_key = store.new_view_key(store.find_game(codes["us"]))
+    reader = server.app.test_client()
+    pages = {(edition, language): reader.get(f"/t/{codes[edition]}?lang={language}").get_data(as_text=True)
+             for edition in BOARDS for language in LANGUAGES}
+    # Each kind of screen: its page, its sizes, and the least size of type its names may be fitted to
+    # at a size (fitNames sets a name no smaller than three quarters of the board's; the TV's type is
+    # in the screen's height).
+    screens = (("host", f"/t/{codes['us']}", [SIZES["laptop"]], lambda size: MIN_FONT),
+               ("timeline", f"/t/{codes['us']}/timeline", [SIZES["laptop"]], lambda size: READABLE * .75),
+               ("tv", f"/tv/{codes['us']}/{tv_key}", [SIZES["tv"], {"width": 1280, "height": 720}],
+                lambda size: NAMES * .75 * size["height"] / 1080))
+    found = []
+    for screen, path, viewports, least in screens:
+        host.set_viewport_size(SIZES["laptop"])
+        host.goto(path)
+        expect(host.locator("#board .sq .house")).to_have_count(4, timeout=LIVE)
+        for viewport in viewports:
+            host.set_viewport_size(viewport)
+            for (edition, language), html in pages.items():
+                host.evaluate(SWAP, html)
+                own = BOARDS[edition]
+                view = f"{screen} {edition} board in {language} at {viewport['width']}x{viewport['height']}"
+                if language == own:
+                    host.locator("#board").screenshot(path=artifacts / f"board-{screen}-{edition}-{viewport['width']}x{viewport['height']}.png")
                 for tile in host.evaluate(MEASURE):
-                    found += [f"{view}, square {tile['square']} {tile['text']!r}: {p}" for p in problems(tile)]
-            # The timeline's board, larger type in wider tiles on a laptop (test_timeline.py): its names
-            # read whole too, on every board.
-            host.set_viewport_size(SIZES["laptop"])
-            host.goto(f"/t/{codes[edition].result()}/timeline?lang={language}")
-            expect(host.locator("#board .sq .house")).to_have_count(4)
-            view = f"{edition} timeline-1366x768"
-            for tile in host.evaluate(MEASURE):
-                found += [f"{view}, square {tile['square']} {tile['text']!r}: {p}" for p in problems(tile, READABLE)]
+                    found += [f"{view}, square {tile['square']} {tile['text']!r}: {p}" for p in problems(tile, least(viewport))]
     assert not found, "\n".join(found)
     check_accessible(host, "the Japanese board on a TV")

@@ -133,3 +133,17 @@ def test_the_banks_supply_is_counted_in_the_readers_plurals(app, client, phone, 
     ann = phone(game, 1)
     ann.client.set_cookie("lang", lang)
     assert says in unescape(ann.page())
+
+
+def test_buildings_moved_within_a_group_at_no_cost_are_told(game):
+    """Two houses sold and one bought at the same price cost nothing: no payment tells it, and the
+    history had an empty line for it. Ann buys the light blues (6, 8, 9: $50 a house) one a turn."""
+    bob_waits = ((1, {"type": "end_turn"}), (2, {"type": "roll", "dice": [4, 6]}), (2, {"type": "end_turn"}))
+    play(game, *[step for square in (6, 8, 9) for step in (
+        ("banker", {"type": "move", "player": 1, "square": square - 3}),
+        (1, {"type": "roll", "dice": [1, 2]}), (1, {"type": "buy"}), *bob_waits)][:-3],
+         (1, {"type": "set_buildings", "levels": {"6": 2, "8": 2, "9": 1}}))
+    cash = game.cash()[1]
+    play(game, (1, {"type": "set_buildings", "levels": {"6": 1, "8": 1, "9": 2}}))
+    assert game.cash()[1] == cash
+    assert game.events()[-1]["text"] == "Ann moved buildings within the Light blue group: nothing to pay."

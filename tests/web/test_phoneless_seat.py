@@ -100,3 +100,30 @@ def test_a_full_table_offers_no_seat_and_only_the_banker_sees_the_form(host, str
     answer = banker.submit(form, name="Ivy", token="cat")
     assert "The table is full" in messages(banker.page(answer.headers["Location"]))
     assert len(names(lobby)) == 8
+
+
+def test_the_banker_types_the_opening_roll_of_a_seat_without_a_phone(host, lobby):
+    """In the lobby the host offers each seat's opening roll, folded under its name, as its phone
+    would: the roll goes in for that seat, and the places follow it."""
+    banker = host(lobby)
+    add(banker, "Hugo", "dog")
+    html = banker.page()
+    assert "Type Hugo&#39;s opening roll" in html or "Type Hugo's opening roll" in unescape(html)
+    roll = page_form(html, "opening_roll", player="3")
+    answer = banker.client.post(roll.action, data={**roll.data(), "die1": "6", "die2": "5"}, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and "Hugo rolled 11 for the seat order." in unescape(answer.get_data(as_text=True))
+    hugo = next(p for p in lobby.state()["players"] if p["name"] == "Hugo")
+    assert hugo["opening_rolls"] == [11]
+    # The roll is Hugo's: a second one is refused, and no other seat's roll was sent.
+    assert not page_forms(banker.page(), "opening_roll", player="3")
+    assert [p["opening_rolls"] for p in lobby.state()["players"] if p["name"] != "Hugo"] == [[], []]
+    # Only the banker's screen offers it.
+    assert not page_forms(banker.client.application.test_client().get(f"/t/{lobby.code}").get_data(as_text=True),
+                          "opening_roll")
+
+
+def test_the_seat_panel_says_it_acts_for_any_seat(host, game):
+    """It lists every seat (a phone may be flat or away), and its hint says so."""
+    html = unescape(host(game).page())
+    assert "Any seat, for a player without a phone or whose phone is away" in html
+    assert "For a player without a phone: bids" not in html

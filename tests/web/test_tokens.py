@@ -142,9 +142,9 @@ def test_every_board_and_list_shows_each_token_as_its_named_picture(app, eight, 
     html = tv(app, tv_link(eight)).page()
     page = read(html)
     check_board(page)
-    # Both rankings, cash and net worth, name every token; the legend says what the mark means.
+    # The standings (cash and net worth side by side) name every token; the legend says what the mark means.
     assert named(page.pictures, ".tv-standings") == LISTED
-    assert len([p for p in page.pictures if ".tv-ranking" in p["in"]]) == 2 * len(EIGHT)
+    assert len([p for p in page.pictures if ".tv-ranking" in p["in"]]) == len(EIGHT)  # one table: cash and worth
     assert '<p class="board-legend"><span class="mortgage-mark"></span> Mortgaged: no rent</p>' in html
 
 

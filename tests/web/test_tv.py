@@ -56,9 +56,12 @@ def test_the_banker_gets_a_tv_link_and_it_shows_the_game_read_only(app, game):
     screen = tv(app, tv_link(game))
     page = screen.page()
     assert "Ann's turn" in page and 'id="board-cells"' in page and 'data-square="39"' in page
-    # Standings by cash and by net worth (Bob first by cash), the latest events in words.
-    rankings = re.findall(r'data-ranking="(\w+)">.*?data-player="(\d)"', page, re.S)
-    assert rankings == [("cash", "2"), ("worth", "2")]
+    # The standings, cash and net worth side by side (Bob first: $1,750 in all), explained in a line;
+    # the latest events in words.
+    rankings = re.findall(r'data-ranking="(\w+)".*?data-player="(\d)"', page, re.S)
+    assert rankings == [("worth", "2")]
+    assert re.search(r'data-player="2">.*?class="cash">\$1,750</td>\s*<td class="worth">\$1,750</td>', page, re.S)
+    assert "Net worth: cash, deeds at their printed price" in page
     assert "The bank paid Bob $250. (found)" in page
     assert "32 houses" in page and "12 hotels" in page  # left in the bank, on the board's middle
     # No tools, no secrets: no form at all, no token, and nothing of the banker's or a seat's.
@@ -182,6 +185,9 @@ def test_the_host_screen_shows_the_banker_a_tv_link(app, game, host):
     assert link_page.headers["Cache-Control"] == "no-store"
     html = link_page.get_data(as_text=True)
     assert warning in unescape(html) and warning in unescape(banker.page())
+    # The link's page has one way to a new link, which says so: not a second "Show on a TV".
+    assert "Show on a TV" not in html.split("<title>", 1)[1].split("</title>", 1)[1]
+    assert html.count(f'action="/t/{game.code}/tv"') == 1 and "Make a new TV link</button>" in html
     url = unescape(re.search(r'<p class="url tv-url">(.+?)</p>', html).group(1).replace("<wbr>", ""))
     assert 'data-qr="tv"' in html and urlsplit(url).query == "lang=en"
     assert "Ann's turn" in tv(app, urlsplit(url).path).page()
@@ -241,7 +247,7 @@ def test_the_end_names_the_winner_and_ranks_everyone(app, game):
     game.ok("banker", type="end_game")
     page = screen.page()
     assert "Ann wins!" in page and "Ann's turn" not in page
-    # The final standings alone, by net worth: no table of cash turning with it to put Bob on top.
-    rankings = re.findall(r'data-ranking="(\w+)">.*?data-player="(\d)"', page, re.S)
+    # The final standings by net worth: Ann above Bob, who has more cash.
+    rankings = re.findall(r'data-ranking="(\w+)".*?data-player="(\d)"', page, re.S)
     assert rankings == [("final", "1")]
-    assert re.search(r'data-ranking="final">.*?data-player="1">.*?\$1,500.*?data-player="2">.*?\$1,480', page, re.S)
+    assert re.search(r'data-ranking="final".*?data-player="1">.*?\$1,440.*?\$1,500.*?data-player="2">.*?\$1,480', page, re.S)

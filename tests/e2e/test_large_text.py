@@ -1,0 +1,90 @@
+"""Issue 34, item 4: a phone at 360 px with text at 200%, measured in Chromium. The outcome of a tap
+never lies over the next control; after a form, the next decision is in view; in an auction the
+leader and the countdown are above the fold; no heading breaks inside a word.
+
+200% text is the root font size doubled (conftest.text_at_200_percent), which is what a phone's
+large-text setting does: Android Chrome's text scaling and iOS's Dynamic Type enlarge the CSS
+font sizes (the stylesheet sizes text in rem), while the layout viewport stays 360 CSS px wide. A
+page zoom or a device scale factor would instead shrink the viewport in CSS px, which the narrow
+layout already covers; it is not what "large text" does. Screenshots in test-artifacts/large-*.png."""
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import LIVE, NARROW, check_accessible, controls_under_messages, roll, start_game, text_at_200_percent
+from .test_board_tiles import WORDS
+from .test_buildings import player_id, store_act
+
+pytestmark = pytest.mark.e2e
+
+SCREEN = {"width": NARROW, "height": 740}
+
+# Whether each element is wholly inside the screen (scrolled as the page is now).
+IN_VIEW = """(elements) => elements.map((e) => { const r = e.getBoundingClientRect();
+  return r.height > 0 && r.top >= -0.5 && r.bottom <= innerHeight + 0.5 && r.left >= -0.5 && r.right <= innerWidth + 0.5; })"""
+# Every word of every heading on the page that is on more lines than one (test_board_tiles.WORDS).
+BROKEN_WORDS = "() => { " + WORDS + """
+return [...document.querySelectorAll('h1, h2, h3')].filter((h) => h.checkVisibility())
+  .flatMap((h) => wordsOf(h).filter((w) => w.lines > 1).map((w) => w.word)); }"""
+
+
+def in_view(page, selector: str) -> bool:
+    return all(page.locator(selector).evaluate_all(IN_VIEW))
+
+
+def large(page) -> None:
+    page.set_viewport_size(SCREEN)
+    text_at_200_percent(page)
+
+
+def test_a_phone_at_200_percent_text(contexts, server, artifacts):
+    from banker.rules import Actor
+
+    host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
+    large(bob)
+    ids = {name: player_id(server, code, name) for name in ("Ann", "Bob")}
+    # An auction: Ann declines Baltic Avenue and bids; on Bob's phone, scrolled to its top, the leader
+    # and the countdown show without scrolling.
+    store_act(server, code, Actor(player=ids["Ann"]), type="roll", dice=[1, 2])
+    store_act(server, code, Actor(player=ids["Ann"]), type="decline")
+    store_act(server, code, Actor(player=ids["Ann"]), type="bid", amount=20)
+    expect(bob.locator("#turn .auction .countdown")).to_be_visible(timeout=LIVE)
+    bob.evaluate("() => scrollTo(0, 0)")
+    assert in_view(bob, "#turn .auction .high-bid") and in_view(bob, "#turn .auction .countdown")
+    bob.screenshot(path=artifacts / "large-auction.png")
+    check_accessible(bob, "an auction on a phone at 200% text")
+    store_act(server, code, Actor(player=ids["Bob"]), type="pass")
+    store_act(server, code, Actor(player=ids["Ann"]), type="end_turn")
+    expect(bob.locator("#turn .auction")).to_have_count(0, timeout=LIVE)
+    expect(bob.locator("#news h2")).to_have_text("Your turn", timeout=LIVE)
+
+    # Bob's dice, low on the page (its Move button far down at this size): doubles onto Oriental
+    # Avenue. The next decision, the latest line and Buy, comes into view.
+    bob.locator("#turn").get_by_role("button", name="Move").scroll_into_view_if_needed()
+    assert not in_view(bob, "#turn .latest")
+    roll(bob, 3, 3)
+    buy = bob.locator("#turn").get_by_role("button", name="Buy for $100")
+    expect(buy).to_be_visible(timeout=LIVE)
+    expect(bob.locator("#turn .latest")).to_contain_text("doubles")
+    assert in_view(bob, "#turn .latest") and in_view(bob, "#news h2")
+    bob.screenshot(path=artifacts / "large-doubles.png")
+
+    # Buying: what it did never lies over the next decision, the dice to roll again.
+    buy.tap()
+    again = bob.locator("#turn form.dice button")
+    expect(again).to_be_visible(timeout=LIVE)
+    for _ in range(3):  # while the confirmation shows (it fades or is dropped)
+        assert controls_under_messages(bob)["under"] == []
+        bob.wait_for_timeout(200)
+    assert in_view(bob, "#news h2")
+    bob.screenshot(path=artifacts / "large-bought.png")
+
+    # No heading breaks inside a word: the join page in French (« Rejoindre »), in Japanese, and the
+    # phone's own screen.
+    assert bob.evaluate(BROKEN_WORDS) == []
+    for lang in ("fr", "pt", "ja"):
+        bob.goto(f"/j/{code}?lang={lang}")
+        large(bob)
+        assert bob.evaluate(BROKEN_WORDS) == [], lang
+    bob.screenshot(path=artifacts / "large-join-ja.png")
+    assert not contexts.errors and not contexts.blocked
