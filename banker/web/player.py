@@ -5,6 +5,7 @@ from flask_babel import gettext as _
 
 from ..live import Gone
 from .context import PhoneScreen, composer_context, known
+from .counting import counting, marked
 from .respond import from_htmx, message, perform, seat_moved
 from .seats import browser, visit_or_404, watch
 from .story import told_page
@@ -17,7 +18,7 @@ def page(code):
     game, seat = visit_or_404(code, "seat")
     if seat is None:
         return _no_seat(game.code)
-    return render_template("player/page.html", **PhoneScreen(known(game), seat.player).context())
+    return render_template("player/page.html", counting=counting(), **PhoneScreen(known(game), seat.player).context())
 
 
 @bp.get("/story")
@@ -51,7 +52,7 @@ def act(code):
     seat = browser("seat")
     if seat is None:
         return _no_seat(code)
-    return perform(code, seat, request.form, url_for("player.page", code=code),
+    return perform(code, seat, marked(request.form), url_for("player.page", code=code),
                    rejoin=url_for("join.page", code=code))
 
 
