@@ -8,6 +8,7 @@ tries are this phone's too (a cookie), and a wrong one changes nothing in the ga
 from flask import Blueprint, Flask, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from werkzeug.datastructures import MultiDict
 
 from ..rules.actions import ACTIONS, Counted
 from ..rules.counting import WorkedOut, counts, purchase, worked_out
@@ -36,13 +37,14 @@ def counting() -> bool:
     return request.cookies.get(SETTING) == "on"
 
 
-def marked(form) -> dict:
+def marked(form: MultiDict) -> MultiDict:
     """An action form from this phone, saying it counts when the phone does and the action may
     charge it (rules: declaration.Counted)."""
-    data = form.to_dict()
-    kind = ACTIONS.get(data.get("type"))
-    if counting() and kind is not None and issubclass(kind, Counted):
-        data["count"] = "1"
+    kind = ACTIONS.get(form.get("type", ""))
+    if not (counting() and kind is not None and issubclass(kind, Counted)):
+        return form
+    data = form.copy()
+    data["count"] = "1"
     return data
 
 

@@ -190,5 +190,6 @@ def test_the_host_screen_is_the_same_with_the_setting_on_and_off(game, phone, ho
 
 
 def unique(html: str) -> str:
-    """A page without what every render makes anew (each form's nonce, the scripts' nonce)."""
-    return re.sub(r'name="nonce" value="[^"]+"|nonce="[^"]+"', "", html)
+    """A page without what every render makes anew: each form's nonce, the scripts' nonce and the
+    CSRF token (signed with the time)."""
+    return re.sub(r'(name="(?:nonce|csrf_token)" value|nonce)="[^"]+"|"X-CSRFToken": "[^"]+"', "", html)
