@@ -21,8 +21,9 @@ def holds(state: GameState, payer: int, reason: str) -> bool:
 
 
 def counts(debt: Debt) -> bool:
-    """Whether a debt is one a counting player works out before paying it."""
-    return debt.reason in COUNTED
+    """Whether a debt waits for its payer to count it: one their cash covered. A sum their cash does
+    not cover is a debt as for anyone (they raise the cash first), and says its sum."""
+    return bool(debt.why.get("counted"))
 
 
 @dataclass(frozen=True)

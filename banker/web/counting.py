@@ -57,7 +57,7 @@ def setting(code):
     else:
         answer = redirect(url_for("player.page", code=code), 303)
     answer.set_cookie(SETTING, "on" if on else "off", max_age=YEAR, path=url_for("player.page", code=code),
-                      samesite="Lax", httponly=True)
+                      samesite="Lax", httponly=True, secure=request.is_secure)
     return answer
 
 
@@ -74,40 +74,48 @@ def guess(code):
     action, sum_ = _counted(state, seat.player, key)
     if action is None:
         return message(_("There is nothing to count now."), 409, back)
-    form = {**action, "nonce": request.form.get("nonce", "")}
+    action["nonce"] = request.form.get("nonce", "")
     if sum_ is None:  # paid or bought already: the same nonce gives the first answer, or a refusal
-        return perform(code, browser("seat"), form, back)
+        return perform(code, browser("seat"), action, back)
     value = typed(request.form.get("guess", "").strip())
     if not (isinstance(value, str) and value.isdecimal() and len(value) <= len(str(MAX_AMOUNT))):
         return message(_("Type the sum in figures, such as 120."), 422, back)
-    if int(value) == sum_.total:
-        answer = make_response(perform(code, browser("seat"), form, back))
-        answer.delete_cookie(TRIES, path=back)
-        return answer
-    tries = _tries(key) + 1
-    currency = state.board.currency
-    told = _worked_in_words(state.board, sum_, currency)
-    if from_htmx():
-        answer = make_response(render_template("player/_counted.html", code=code, key=key, told=told, tries=tries,
-                                               tells=tries >= TELLS_AFTER, tells_after=TELLS_AFTER, total=sum_.total, currency=currency,
-                                               action=action), 422)
-    else:
-        flash(_("Not quite. %(how)s", how=told) if tries < TELLS_AFTER
-              else _("It is %(sum)s: type it to pay.", sum=money(sum_.total, currency)), "error")
-        answer = redirect(back, 303)
-    answer.set_cookie(TRIES, f"{key}:{tries}", path=back, samesite="Lax", httponly=True)
+    if int(value) != sum_.total:
+        return _not_quite(code, key, state.board, sum_, action)
+    answer = make_response(perform(code, browser("seat"), action, back))
+    answer.delete_cookie(TRIES, path=back)
     return answer
 
 
 def _counted(state, player: int, key: str) -> tuple[dict | None, WorkedOut | None]:
-    """The action that pays the sum `key` names, and how the sum is made (None once it is paid)."""
+    """The action that pays the sum `key` names, and how the sum is made (None once it is paid);
+    no action when `key` names nothing this player counts."""
     if key == "price":
         return {"type": "buy"}, purchase(state, player)
     number = key.removeprefix("debt-")
     if not number.isdecimal() or len(number) > 12:
         return None, None
-    debt = next((d for d in state.debts_of(player) if d.id == int(number) and counts(d)), None)
+    debt = next((d for d in state.debts_of(player) if d.id == int(number)), None)
+    if debt is not None and not counts(debt):  # a fine or a charge says its sum: nothing to count
+        return None, None
     return {"type": "pay_debt", "debt": number}, worked_out(state, debt) if debt else None
+
+
+def _not_quite(code: str, key: str, board, sum_: WorkedOut, action: dict):
+    """A wrong sum: how it is worked out, or after the third try the sum itself (for htmx, beside
+    the form, with a button that pays it; for a plain form, as the page's message)."""
+    back, tries = url_for("player.page", code=code), _tries(key) + 1
+    told = _worked_in_words(board, sum_, board.currency)
+    if from_htmx():
+        answer = make_response(render_template(
+            "player/_counted.html", code=code, told=told, tries=tries, tells_after=TELLS_AFTER,
+            total=sum_.total, currency=board.currency, action=action), 422)
+    else:
+        flash(_("Not quite. %(how)s", how=told) if tries < TELLS_AFTER
+              else _("It is %(sum)s: type it to pay.", sum=money(sum_.total, board.currency)), "error")
+        answer = redirect(back, 303)
+    answer.set_cookie(TRIES, f"{key}:{tries}", path=back, samesite="Lax", httponly=True, secure=request.is_secure)
+    return answer
 
 
 def _tries(key: str) -> int:

@@ -7,7 +7,7 @@ on Reading Railroad, 5)."""
 import pytest
 
 from banker.rules import Actor, Settings, legal_actions, parse, replay
-from banker.rules.counting import purchase, worked_out
+from banker.rules.counting import counts, purchase, worked_out
 
 from . import ANN, BANKER, BOB, CY, act, cash, funded, owning, place, play, set_buildings, started, transfers
 from .test_edition_cards import drawing
@@ -23,7 +23,7 @@ def test_a_counted_rent_waits_as_a_debt_though_the_cash_covers_it(game):
     assert transfers(effects) == []
     [debt] = state.debts
     assert (debt.debtor, debt.creditor, debt.amount, debt.reason) == (ANN, BOB, 4, "rent")
-    assert [e for e in effects if e["kind"] == "debt"][0]["counted"] is True
+    assert [e for e in effects if e["kind"] == "debt"][0]["counted"] is True and counts(debt)
     assert (cash(state, ANN), cash(state, BOB)) == (1500, 1500)
 
 
@@ -38,6 +38,13 @@ def test_a_counted_debt_holds_the_turn_as_any_debt_does(game):
     state, _ = counted(owning(game, BOB, 3), dice=[1, 2])
     legal = legal_actions(state, ANN)
     assert "pay_debt" in legal and "end_turn" not in legal
+
+
+def test_a_sum_the_cash_does_not_cover_is_a_debt_as_for_anyone(game):
+    state = play(owning(game, BOB, 3), BANKER, "bank_charge", player=ANN, amount=1498)
+    state, _ = counted(state, dice=[1, 2])
+    [rent] = state.debts
+    assert (rent.amount, cash(state, ANN), counts(rent)) == (4, 2, False)
 
 
 def test_without_count_the_rent_is_paid_at_once(game):
