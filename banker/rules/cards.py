@@ -201,14 +201,15 @@ def _pay_each(state: GameState, player: Player, amount: int, effects: list) -> N
     paid (JMA rules, last section: 「他プレイヤーへの支払いは行わずに銀行破産として処理する」;
     paying them from the bank first would create money)."""
     payees = others(state, player.id)
-    counted = holds(state, player.id, "card")
-    if player.cash >= amount * len(payees) and not counted:
+    covered = player.cash >= amount * len(payees)
+    if covered and not holds(state, player.id, "card"):
         for other in payees:
             transfer(state, player.id, other.id, amount, effects, "card")
         return
+    # Covered but held: the drawer counts it themselves (counting.py), and pays it as one debt too.
     owe(state, Debt(id=state.next_id(), debtor=player.id, creditor=BANK, amount=amount * len(payees),
                     reason="card", payees=[o.id for o in payees]), effects,
-        each=amount, **({"counted": True} if counted and player.cash >= amount * len(payees) else {}))
+        each=amount, **({"counted": True} if covered else {}))
 
 
 def utility_roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list) -> None:

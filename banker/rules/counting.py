@@ -69,7 +69,8 @@ def worked_out(state: GameState, debt: Debt) -> WorkedOut:
     if debt.reason == "tax":
         return WorkedOut("tax", debt.square, debt.amount, {"amount": debt.amount})
     if debt.reason == "repairs":
-        return WorkedOut("repairs", None, debt.amount, {key: why[key] for key in ("houses", "per_house", "hotels", "per_hotel")})
+        return WorkedOut("repairs", None, debt.amount,
+                         {key: why[key] for key in ("houses", "per_house", "hotels", "per_hotel")})
     if debt.payees:
         return WorkedOut("each", None, debt.amount, {"each": why["each"], "players": len(debt.payees)})
     return WorkedOut("card", None, debt.amount, {"amount": debt.amount})

@@ -115,7 +115,8 @@ def test_a_card_that_says_pay_is_its_sum():
 
 
 def test_paying_each_player_is_one_counted_debt_shared_when_paid():
-    state, _ = counted(drawing(7, "us"), "draw", deck="chance", card="custom", effect={"kind": "pay_each_player", "amount": 50})
+    state, _ = counted(drawing(7, "us"), "draw", deck="chance", card="custom",
+                       effect={"kind": "pay_each_player", "amount": 50})
     [debt] = state.debts
     assert (debt.amount, debt.payees) == (100, [BOB, CY])
     assert worked_out(state, debt).figures == {"each": 50, "players": 2}
@@ -127,7 +128,8 @@ def test_repairs_are_worked_out_per_house_and_per_hotel():
     state = funded(owning(drawing(7, "us"), ANN, 1, 3), ANN, 1000)
     state = set_buildings(state, ANN, {1: 5, 3: 4})
     before = cash(state, ANN)
-    state, _ = counted(state, "draw", deck="chance", card="custom", effect={"kind": "repairs", "per_house": 25, "per_hotel": 100})
+    state, _ = counted(state, "draw", deck="chance", card="custom",
+                       effect={"kind": "repairs", "per_house": 25, "per_hotel": 100})
     sum_ = worked_out(state, state.debts[0])
     assert (sum_.how, sum_.total, cash(state, ANN)) == ("repairs", 200, before)
     assert sum_.figures == {"houses": 4, "per_house": 25, "hotels": 1, "per_hotel": 100}
