@@ -194,27 +194,3 @@ def unique(html: str) -> str:
     CSRF token (signed with the time)."""
     return re.sub(r'(name="(?:nonce|csrf_token)" value|nonce)="[^"]+"|"X-CSRFToken": "[^"]+"', "", html)
 
-
-def test_the_card_picker_does_not_tell_a_counting_phone_what_repairs_cost(game, ann):
-    """Ann holds both brown lots with a house on each; on Chance, her picker gives the repairs
-    card's rates alone while she counts (and its total, $50, otherwise: app.css shows one)."""
-    for square, dice in ((38, [1, 2]), (0, [1, 2])):  # onto Mediterranean Avenue (1), then Baltic (3)
-        game.ok("banker", type="move", player=ANN, square=square)
-        game.ok(ANN, type="roll", dice=dice)
-        game.ok(ANN, type="buy")
-        if square == 38:
-            game.ok(ANN, type="end_turn")
-            game.ok(BOB, type="roll", dice=[1, 2])
-            game.ok(BOB, type="decline")
-            game.ok("banker", type="close_auction")
-            game.ok(BOB, type="end_turn")
-    game.ok(ANN, type="set_buildings", levels={"1": 1, "3": 1})
-    game.ok(ANN, type="end_turn")
-    game.ok(BOB, type="roll", dice=[3, 4])  # from Baltic Avenue to Just Visiting
-    game.ok(BOB, type="end_turn")
-    game.ok("banker", type="move", player=ANN, square=4)
-    game.ok(ANN, type="roll", dice=[1, 2])
-    page = re.sub("[\u2060\u00a0]", "", ann.page())  # money's joiners
-    told, asked = re.search(r'<span class="unless-counting">([^<]*)</span><span class="if-counting">([^<]*)</span>',
-                            page).groups()
-    assert (told, asked) == ("−$50 (−$25 a house, −$100 a hotel)", "−$25 a house, −$100 a hotel")
