@@ -13,8 +13,8 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from . import (amounts, api, assets, card_effects, fragments, headers, home, imports, join, languages, ledger,
-               limits, operations, player, rulebook, table, templating, tournament, tournament_api,
+from . import (amounts, api, assets, card_effects, counting, fragments, headers, home, imports, join, languages,
+               ledger, limits, operations, player, rulebook, table, templating, tournament, tournament_api,
                tournament_live, tv)
 from .. import metrics
 from ..rules.lobby import tied_with
@@ -116,6 +116,7 @@ def init_app(app: Flask) -> None:
     for blueprint in (home.bp, table.bp, player.bp, join.bp, tv.bp, api.bp, operations.bp, tournament.bp,
                       tournament_api.bp):
         app.register_blueprint(blueprint)
+    counting.init_app(app)
     csrf.exempt(api.bp)
     csrf.exempt(tournament_api.bp)
     csrf.exempt(home.bring_back)  # checked in the view, once the larger body it may read is allowed

@@ -205,9 +205,13 @@ class Screen:
         groups: dict[str, list] = {group: [] for group in CARD_GROUPS.values()}
         for c in deck(state, name):
             held = holder(state, c["id"])  # a card in a hand is not drawn: nothing to tell
-            does = None if held else card_effects.outcome(state, card_outcome(state, drawer, name, c["id"]))
+            told = None if held else card_outcome(state, drawer, name, c["id"])
+            does = told and card_effects.outcome(state, told)
+            # A phone that counts it itself is not told the sum of a repairs card (web/counting.py).
+            asks = (told and told.amount and c["effect"]["kind"] == "repairs"
+                    and card_effects.outcome(state, told, total=False))
             groups[CARD_GROUPS[c["effect"]["kind"]]].append(
-                {"id": c["id"], "words": card_text(state, c), "does": does, "holder": held})
+                {"id": c["id"], "words": card_text(state, c), "does": does, "asks": asks or None, "holder": held})
         return {"deck_cards": [(group, cards) for group, cards in groups.items() if cards]}
 
     @cached_property

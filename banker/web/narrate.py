@@ -161,6 +161,11 @@ def _rolled(p: dict, effect: dict) -> str:
 
 
 def _debt(p: dict, effect: dict) -> str:
+    # A sum its payer counts themselves (rules/counting.py): its amount is what their phone asks them.
+    if effect.get("counted"):
+        if effect.get("payees"):
+            return _("{debtor} is counting the sum owed to the other players.").format(**p)
+        return _("{debtor} is counting the sum owed to {creditor}.").format(**p)
     if effect.get("payees"):  # a "pay each player" card: the players are paid once the cash is there
         return _("{debtor} owes the other players {amount} in all but has too little cash.").format(**p)
     return _("{debtor} owes {creditor} {amount} but has too little cash.").format(**p)
