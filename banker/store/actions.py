@@ -9,8 +9,6 @@ from functools import cache
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import DBAPIError
 
-from ..live.memory import Commit, Entry as LogEntry
-from ..live.notifier import announce, notifier
 from ..metrics import counted_action
 from ..models import Event, Game, Seat, db
 from ..rules import Actor, GameState, apply, parse
@@ -19,6 +17,8 @@ from ..rules.inputs import serial
 from .engine import attempts, reconnecting, writing
 from .games import game_code
 from .identity import Browser, Sender, give_badge, holding, new_token, nonce_value, token_hash
+from .memory import Commit, Entry as LogEntry
+from .news import announce, notifier
 from .undo import checkpoint, undo_newest
 
 # The writes of every action, built once on the tables themselves: an ORM-level insert or update

@@ -6,11 +6,11 @@ import time
 
 from sqlalchemy import delete, select, update
 
-from ..live.notifier import announce, notifier
 from ..models import Badge, Claim, Game, Seat, db
 from .engine import writing
 from .games import find_game
 from .identity import Browser, give_badge, new_token, token_hash
+from .news import announce, notifier
 
 # How long a rejoin code can be claimed (the banker shows it, the new phone scans it at once).
 CLAIM_SECONDS = 10 * 60

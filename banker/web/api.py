@@ -11,7 +11,7 @@ from ..rules.errors import GameError
 from ..rules.view import state_json
 from ..store import archive
 from . import books, countdown, imports
-from .context import known, public_url
+from .context import public_url
 from .ledger import told_page
 from .narrate import refusal
 from .respond import BUSY_RETRY_SECONDS
@@ -142,7 +142,7 @@ def _state(game, state, version: int) -> dict:
     banker closes it by hand. `game` is the game at `version`, or its code."""
     shown = state_json(state, version)
     if shown["auction"] is not None:
-        game = known(store.find_game(game) if isinstance(game, str) else game)
+        game = store.known(store.find_game(game) if isinstance(game, str) else game)
         end = countdown.closes_at(game, state) if game.version == version else None
         shown["auction"]["closes_at"] = countdown.iso(end)
     return shown
@@ -168,7 +168,7 @@ def events(code):
         return error("bad_page", _("after must be a whole number: the seq of the last event you have (0 for the first page)."), 400)
     if not _WHOLE.fullmatch(limit) or not 1 <= int(limit) <= MOST:
         return error("bad_page", _("limit must be a whole number from 1 to %(most)s.", most=MOST), 400)
-    game = known(game)
+    game = store.known(game)
     page = store.log_page(game, int(after), int(limit))
     rows = [{"seq": e.seq, "time": e.created_at.isoformat(), "actor": e.actor, "type": e.type,
              "action": e.payload, "effects": e.effects, "text": text, "undone": e.undone}

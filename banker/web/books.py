@@ -13,10 +13,9 @@ from zoneinfo import ZoneInfo
 
 from flask import Response, stream_with_context
 
-from ..models import Game
 from ..rules import GameState
 from ..rules.errors import N_, GameError
-from ..store import archive
+from ..store import Game, archive
 from .languages import gettext as _, zone
 from .narrate import GROUP_NAMES, party, refusal, square
 

@@ -19,9 +19,7 @@ from urllib.parse import urlsplit
 
 from flask import abort, current_app, request, url_for
 
-from .. import qr
-from ..live.memory import Known
-from ..models import Game
+from .. import qr, store
 from ..rules import Actor, legal_actions
 from ..rules.actions import UNDO
 from ..rules.auctions import building_auctions
@@ -35,15 +33,11 @@ from ..rules.outcomes import card_outcome
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook, tradeable
 from ..rules.undo import Entry, may_take_back
+from ..store import Game, Known
 from . import card_effects, countdown, ledger
 from .card_texts import card_text
 from .chart import worth_chart
 from .narrate import explain, refusal
-
-
-def known(game: Game) -> Known:
-    """The game at the version its row was read at, from the live path's memory when it has it."""
-    return current_app.extensions["banker.memory"].known(game)
 
 
 def public_url(path: str) -> str:
@@ -691,7 +685,7 @@ def composer_context(game: Game, player: int, partner: int, banker: bool = False
     """The trade composer: what each of the two players could put on the table. `banker`: the banker
     composes it for `player`, a seat without a phone (`seat` in the template; None on the phone).
     404 unless both are different players still in the game."""
-    screen = PhoneScreen(known(game), player)
+    screen = PhoneScreen(store.known(game), player)
     state = screen.state
     if player == partner or not all(state.has_player(p) and not state.player(p).bankrupt
                                     for p in (player, partner)):

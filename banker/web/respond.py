@@ -7,7 +7,6 @@ from .. import store
 from ..rules.errors import GameError
 from ..store import Outcome
 from . import ledger
-from .context import known
 from .forms import action_from_form
 from .narrate import refusal, summary
 
@@ -28,7 +27,7 @@ def acted(code: str, outcome: Outcome, back: str, leave: bool = False):
     An undo is told as the history tells it, with the entry it took back.
     """
     if outcome.effects and outcome.effects[0]["kind"] == "undone":
-        text = ledger.latest(known(store.find_game(code)), outcome.state)
+        text = ledger.latest(store.known(store.find_game(code)), outcome.state)
     else:
         text = summary(outcome.state, outcome.effects)
     if not from_htmx() or leave:

@@ -19,13 +19,13 @@ from flask_babel import format_timedelta
 from markupsafe import Markup
 
 from .. import store
-from ..live.memory import Known
 from ..rules.board import Board
 from ..rules import landings
 from ..rules.buildings import HOTEL
 from ..rules.errors import N_
 from ..rules.networth import held_value
 from ..rules.state import GameState
+from ..store import Known
 from . import story_drawings as drawings
 from .chart import worth_chart
 from .ledger import LruCache

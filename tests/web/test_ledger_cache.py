@@ -5,7 +5,7 @@ can show, however long the game."""
 import threading
 
 from banker import store
-from banker.live import memory
+from banker.store import memory
 from banker.web import ledger
 from banker.web.ledger import LruCache
 
