@@ -6,11 +6,12 @@ The modules, in the order a request meets them:
 - `engine`: the database under it all: SQLite's BEGIN IMMEDIATE (`sqlite_setup`), the write
   transaction (`writing`), the retries of a write that lost the race (`attempts`, `Busy`), the
   database failing (`outage`, `disk_full`, `in_one_line` for the log, and `reconnecting`: an
-  action's one more try), and a session let go (`release`: what a thread that waits holds none of).
+  action's one more try), a session let go (`release`: what a thread that waits holds none of), and
+  which database it is (`on_sqlite`, `database_url`).
 - `identity`: who sends a request: token hashing, the `Browser`, the `Sender` (made once per
   request: the nonce's key, the seat or badge read with the game, the actor), badges.
 - `games`: a game by its code: `create_game`, `find_game`, `load_state`, and `visit` (the game and
-  who is asking, for the pages and the API).
+  who is asking, for the pages and the API); `answering`, the health check's one cheap question.
 - `actions`: `act`, the hot path: one read, the rules, `_save` (snapshot, event, checkpoint).
 - `memory`: each game's newest version in this process (`Known`, with its newest log `Entry`s), made
   from this process's commits (`Commit`) or read from the database; the screens read games from it;
@@ -39,8 +40,8 @@ from ..rules import Actor  # the type of act's `actor`, for its in-process calle
 from .actions import Outcome, act
 from .archive import BadArchive, BadEvent, bring_back
 from .claims import CLAIM_SECONDS, claim, claim_state, moved_seat, new_claim, take_seat
-from .engine import TRIES, Busy, disk_full, in_one_line, outage, release, sqlite_setup, writing
-from .games import CODE_ALPHABET, CODE_LENGTH, create_game, find_game, game_code, load_state, visit
+from .engine import TRIES, Busy, database_url, disk_full, in_one_line, on_sqlite, outage, release, sqlite_setup, writing
+from .games import CODE_ALPHABET, CODE_LENGTH, answering, create_game, find_game, game_code, load_state, visit
 from .identity import Browser, UnknownSecret, new_token, token_hash
 from .log import last_live_event, live_effects, live_log, log_page, replay_game
 from .memory import Commit, Entry, Known, Memory, log_entry
@@ -52,8 +53,8 @@ from .undo import CHECKPOINT_EVERY
 __all__ = [
     "Actor", "BadArchive", "BadEvent", "Browser", "Busy", "CHECKPOINT_EVERY", "CLAIM_SECONDS", "CODE_ALPHABET",
     "CODE_LENGTH", "Commit", "Entry", "Game", "Known", "Memory", "Notifier", "Outcome", "TRIES", "UnknownSecret", "act",
-    "bring_back", "claim", "claim_state", "create_game", "disk_full", "find_game", "game_code", "has_view_key",
+    "answering", "bring_back", "claim", "claim_state", "create_game", "database_url", "disk_full", "find_game", "game_code", "has_view_key",
     "in_one_line", "init_app", "known", "last_live_event", "live_effects", "live_log", "load_state", "log_entry", "log_page",
-    "moved_seat", "new_claim", "new_token", "new_view_key", "outage", "release", "replay_game",
+    "moved_seat", "new_claim", "new_token", "new_view_key", "on_sqlite", "outage", "release", "replay_game",
     "sqlite_setup", "state_at", "take_seat", "token_hash", "tv_game", "visit", "writing",
 ]
