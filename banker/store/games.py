@@ -57,6 +57,11 @@ def game_code(code: str) -> str | None:
     return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else None
 
 
+class GameNotFound(Exception):
+    """No game has this code (the pages and the API answer 404). Not a LookupError: a KeyError
+    that a bug lets out stays a bug (500), never a 404."""
+
+
 def answering() -> None:
     """Ask the database one cheap question (the health check's): raises SQLAlchemy's error when
     it is not there or not readable."""

@@ -21,7 +21,7 @@ from ..rules.mortgages import lift_cost, transfer_fee
 from ..store import CODE_ALPHABET, CODE_LENGTH, database_url, disk_full, in_one_line, on_sqlite, outage
 from .names import square_choices, square_name, square_names
 from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings
-from .respond import from_htmx
+from .respond import error, for_api, from_htmx
 
 csrf = CSRFProtect()
 babel = Babel()
@@ -190,8 +190,8 @@ def shared_nonce(*parts) -> str:
 
 def _error(code: str, api_text: str, page_text: str, status: int):
     """An HTTP error as JSON for the API, as a page (or htmx fragment) for everything else."""
-    if request.path.startswith("/api/"):
-        return api.error(code, api_text, status)
+    if for_api():
+        return error(code, api_text, status)
     return _page_error(page_text, status)
 
 

@@ -11,7 +11,7 @@ from ..rules.errors import N_, GameError
 from ..rules.board import EDITION_NAMES, load_board
 from ..rules.state import PRESETS, Settings
 from ..store import archive
-from . import books, imports
+from . import imports
 from .amounts import typed
 from .names import reader_language
 from .narrate import refusal
@@ -143,7 +143,7 @@ def bring_back():
     except RequestEntityTooLarge:
         return _page(status=413, import_error=imports.too_large_message())
     except GameError as error:
-        return _page(status=422, import_error=books.refused(error))
+        return _page(status=422, import_error=refusal(error, None))
     return redirect(url_for("table.page", code=game.code), 303)
 
 

@@ -137,7 +137,7 @@ def rejoin(code, player):
         return not_the_banker()
     try:
         rejoin = store.new_claim(game, player)
-    except LookupError:
+    except store.SeatNotFound:
         abort(404)
     return redirect(url_for("table.rejoin_code", code=game.code, player=player, rejoin=rejoin), 303)
 
