@@ -1,7 +1,7 @@
 """What each part of a screen shows: one small builder per piece, so a part never pays for the rest.
 
 A screen (the host's, or one phone's) of a game at one version is a `Screen`, made from the game
-as the live path's memory knows it (a `Known`: its state decoded once, its newest entries), so a
+as the store's memory knows it (a `Known`: its state decoded once, its newest entries), so a
 screen reads nothing from the database for an ordinary change. Each part (a
 fragment such as the wallet) names the pieces it needs in the screen's `PARTS`; each piece is a
 property returning template variables, built on first use. A full page asks for every part; a live
