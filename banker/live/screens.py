@@ -25,7 +25,7 @@ from flask_babel import force_locale
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..metrics import rendered
-from ..store.engine import in_one_line, outage, release
+from ..store import in_one_line, outage, release
 
 log = logging.getLogger(__name__)
 

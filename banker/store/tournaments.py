@@ -25,7 +25,6 @@ from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, select, update
 
-from ..live.notifier import announce, notifier
 from ..models import Badge, Entrant, Game, Seat, Tournament, TournamentAction, TournamentTable, db
 from ..rules import Actor
 from ..rules.errors import GameError
@@ -36,6 +35,7 @@ from . import actions
 from .engine import attempts, writing
 from .games import CODE_ALPHABET, create_game, free_code, game_code
 from .identity import Browser, new_token, token_hash
+from .news import announce, notifier
 from .tv import VIEW_KEY_LENGTH, _typed
 
 log = logging.getLogger(__name__)

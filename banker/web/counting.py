@@ -10,11 +10,11 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
+from .. import store
 from ..rules.actions import ACTIONS, Counted
 from ..rules.counting import WorkedOut, counts, purchase, worked_out
 from ..rules.inputs import MAX_AMOUNT
 from .amounts import money, typed
-from .context import known
 from .names import square_name
 from .respond import from_htmx, message, perform, seat_moved
 from .seats import browser, visit_or_404
@@ -70,7 +70,7 @@ def guess(code):
     if seat is None:
         return seat_moved()
     back = url_for("player.page", code=code)
-    key, state = request.form.get("sum", ""), known(game).state
+    key, state = request.form.get("sum", ""), store.known(game).state
     action, sum_ = _counted(state, seat.player, key)
     if action is None:
         return message(_("There is nothing to count now."), 409, back)

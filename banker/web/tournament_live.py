@@ -26,11 +26,9 @@ from collections.abc import Callable, Hashable
 
 from flask import Response, current_app, stream_with_context
 
-from ..live import notifier
 from ..rules.errors import GameError
 from ..rules.tournament import EventActor, EventState
-from ..store import tournaments
-from ..store.engine import release
+from ..store import notifier, release, tournaments
 
 # Seconds a screen's part waits after a write before it shows a table's change again.
 TABLES_SETTLE = 1.0
