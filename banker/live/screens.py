@@ -9,7 +9,7 @@ watcher's connection only writes them (stream.py).
 
 The renderers share the process with the answers to taps, and the answers go first: a render
 gives way, part by part, to a form or an action being answered (PostGate), and rests after a render
-that ended while answers were in progress; a thread waiting for the interpreter gets it within
+during which its game changed again (a flood of actions); a thread waiting for the interpreter gets it within
 SWITCH_SECONDS; and the heap the app starts with is left out of the collector's passes
 (freeze_heap). Why each, with its figures: docs/benchmarks.md, The live path's tail.
 
@@ -41,9 +41,12 @@ log = logging.getLogger(__name__)
 CSRF_MARK = "\x1ecsrf\x1e"
 NONCE_MARK = "\x1enonce\x1e"
 RETRY_SECONDS = 1.0  # after a render failed (the database away for a moment), try again this soon
-# While actions are being answered, the render slot rests RENDER_REST times as long as its last
-# render took (at most MAX_REST seconds) before any renderer renders again: the screens take a quarter of the time at most,
-# each showing the newest version, and the taps stay fast.
+# When a game changed again while its screens were rendered (a flood of actions on it: a script,
+# or everyone bidding at once), the render slot rests RENDER_REST times as long as that render took
+# (at most MAX_REST seconds) before any renderer renders again: the screens take a quarter of the
+# time at most, each showing the newest version, and the taps stay fast. Not after a render that
+# merely ended while some answer was under way (it used to): at a club's pace, with a worker
+# following a dozen tables, the other tables' changes waited out rests that helped nobody.
 RENDER_REST = 3
 MAX_REST = 0.1
 SWITCH_SECONDS = 0.001  # see Screens
@@ -293,8 +296,8 @@ class Renderer:
                 self._render(known, watchers if known.version != self.rendered else fresh)
                 spent = time.perf_counter() - started
                 rendered(spent)
-                if hub.gate.answering:  # under a flood of actions the screens take their share, no more:
-                    # resting with the render slot held, every game's renderer waits its turn too
+                if self.heard > known.version:  # under a flood of actions the screens take their share, no
+                    # more: resting with the render slot held, every game's renderer waits its turn too
                     time.sleep(min(spent * RENDER_REST, MAX_REST))
         except Exception as error:  # the pages keep what they show meanwhile
             if outage(error):  # the database away for a moment, not a bug: one line, no traceback
