@@ -9,8 +9,8 @@ watcher's connection only writes them (stream.py).
 
 The renderers share the process with the answers to taps, and the answers go first: a render
 gives way, part by part, to a form or an action being answered (PostGate), and rests after a render
-during which its game changed again (a flood of actions); a thread waiting for the interpreter gets it within
-SWITCH_SECONDS; and the heap the app starts with is left out of the collector's passes
+during which its game changed again (a flood of actions); while a render runs, a thread waiting
+for the interpreter gets it within SWITCH_SECONDS (quick_switches); and the heap the app starts with is left out of the collector's passes
 (freeze_heap). Why each, with its figures: docs/benchmarks.md, The live path's tail.
 
 What differs between two browsers showing the same screen is left out of the shared HTML as
@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from collections.abc import Callable, Hashable
 
 from flask import g, render_template, request
@@ -49,7 +50,8 @@ RETRY_SECONDS = 1.0  # after a render failed (the database away for a moment), t
 # following a dozen tables, the other tables' changes waited out rests that helped nobody.
 RENDER_REST = 3
 MAX_REST = 0.1
-SWITCH_SECONDS = 0.001  # see Screens
+SWITCH_SECONDS = 0.001  # see quick_switches
+_switching, _rendering, _interval = threading.Lock(), 0, 0.005  # quick_switches': the renders under way
 _freezing, _frozen = threading.Lock(), False  # freeze_heap's, once per process
 
 
@@ -67,6 +69,28 @@ def freeze_heap() -> None:
         _frozen = True
     gc.collect()
     gc.freeze()
+
+
+@contextmanager
+def quick_switches():
+    """While a render runs, a thread waiting for the interpreter gets it within SWITCH_SECONDS,
+    not Python's 5 ms: an answer to a tap, or a page's connection with bytes to write, is not held
+    up a switch interval at each step behind the render. Between renders the answers share the
+    interpreter at Python's pace: one holding SQLite's write lock is not cut short every
+    millisecond by the others, which would wait the longer for the lock."""
+    global _rendering, _interval
+    with _switching:
+        if not _rendering:
+            _interval = sys.getswitchinterval()
+            sys.setswitchinterval(min(_interval, SWITCH_SECONDS))
+        _rendering += 1
+    try:
+        yield
+    finally:
+        with _switching:
+            _rendering -= 1
+            if not _rendering:
+                sys.setswitchinterval(_interval)
 
 
 class Gone(Exception):
@@ -199,9 +223,6 @@ class Screens:
         self.renderers: dict[str, Renderer] = {}
         self.closed = False
         notifier.listeners.append(self.heard)
-        # A thread waiting for the interpreter gets it within this long (Python's default is 5 ms):
-        # an answer, or a page's connection with bytes to write, behind a render or a collection.
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_SECONDS))
 
     def heard(self, code: str | None, version: int) -> None:
         """The notifier published `version` of game `code`: a new version to render, or the same
@@ -286,7 +307,7 @@ class Renderer:
             for watcher in watchers:
                 watcher.hand(SEATS)
         try:
-            with hub.renders:
+            with hub.renders, quick_switches():
                 started = time.perf_counter()
                 known = hub.memory.newest(self.code, max(heard, self.rendered), look)
                 if known is None:  # the game was deleted

@@ -68,3 +68,27 @@ def test_a_render_gives_way_no_longer_than_its_patience(app):
         assert gate.answering == 1
         gate.request_ended(None)
     assert gate.answering == 0
+
+
+def test_a_render_hands_the_interpreter_on_quickly_and_only_while_it_runs(app, game):
+    """While a render runs a waiting thread gets the interpreter within SWITCH_SECONDS; between
+    renders the answers share it at Python's own pace."""
+    import sys
+
+    from banker.live.screens import SWITCH_SECONDS
+
+    before, during = sys.getswitchinterval(), []
+
+    def make(known):
+        during.append(sys.getswitchinterval())
+        return TableScreen(known, True)
+
+    watcher, screens = Watcher(("table",), make, -1, "http://localhost/", "en"), app.extensions["banker.screens"]
+    try:
+        screens.join(game.code, watcher)
+        assert watcher.ready.wait(10) and watcher.next(10) is not None
+        renderer = screens.renderers[game.code]
+    finally:
+        app.extensions["banker.notifier"].close()
+    renderer.thread.join(10)  # its render is over
+    assert during == [SWITCH_SECONDS] and sys.getswitchinterval() == before > SWITCH_SECONDS
