@@ -10,8 +10,9 @@ watcher's connection only writes them (stream.py).
 The renderers share the process with the answers to taps, and the answers go first: a render
 gives way, part by part, to a form or an action being answered (PostGate), and rests after a render
 during which its game changed again (a flood of actions); while a render runs, a thread waiting
-for the interpreter gets it within SWITCH_SECONDS (quick_switches); and the heap the app starts with is left out of the collector's passes
-(freeze_heap). Why each, with its figures: docs/benchmarks.md, The live path's tail.
+for the interpreter gets it within SWITCH_SECONDS (quick_switches); and the heap the app starts
+with is left out of the collector's passes (freeze_heap). Why each, with its figures:
+docs/benchmarks.md, The live path's tail.
 
 What differs between two browsers showing the same screen is left out of the shared HTML as
 marks: the CSRF token (the browser's session's) and each form's nonce (every form a browser gets
