@@ -597,9 +597,9 @@ def show(result: dict, title: str) -> None:
         ("undo round trip, p50 / p95", lambda r: ms(r["undo50"], r["undo95"]), "<= 20 ms, flat"),
     ]
     print(f"\n{title}\ncode measured: {result['code']}")
-    print(f"{'events in the game:':<46}" + "".join(f"{r['events']:>18,}" for r in rows) + "   target")
+    print(f"{'events in the game:':<50}" + "".join(f"{r['events']:>18,}" for r in rows) + "   target")
     for label, figure, target in figures:
-        print(f"{label:<46}" + "".join(f"{figure(r):>18}" for r in rows) + f"   {target}")
+        print(f"{label:<50}" + "".join(f"{figure(r):>18}" for r in rows) + f"   {target}")
     for what, load, target in loads:
         refused = f" ({load['refused']} answered otherwise than 200)" if load["refused"] else ""
         print(f"{what}, 4 clients acting at once: {load['per_second']:.0f} actions/s{refused}{target}, "
