@@ -27,8 +27,8 @@ import sys
 import threading
 import time
 from collections import deque
-from contextlib import contextmanager
 from collections.abc import Callable, Hashable
+from contextlib import contextmanager
 
 from flask import g, render_template, request
 from flask_babel import force_locale
