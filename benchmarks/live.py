@@ -294,10 +294,16 @@ def session_cookie(database: str, secret_key: str, role: str, code: str, player:
                                                               role=role, player_id=player))
     finally:
         engine.dispose()
-    app = Flask("cookie")
+    with _making_apps:
+        app = Flask("cookie")
     app.secret_key = secret_key
     signer = SecureCookieSessionInterface().get_signing_serializer(app)
     return "session=" + signer.dumps({"browser": key, "_permanent": True})
+
+
+# Flask compiles its routes with ast.parse, which raised "AST constructor recursion depth mismatch"
+# when two threads made an app at once (hosted.py, Python 3.11.7): one app made at a time.
+_making_apps = threading.Lock()
 
 
 class Screen(threading.Thread):
