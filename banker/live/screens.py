@@ -308,15 +308,16 @@ class Renderer:
             for watcher in watchers:
                 watcher.hand(SEATS)
         try:
-            with hub.renders, quick_switches():
-                started = time.perf_counter()
-                known = hub.memory.newest(self.code, max(heard, self.rendered), look)
-                if known is None:  # the game was deleted
-                    for watcher in watchers:
-                        watcher.close()
-                    return True
-                self._render(known, watchers if known.version != self.rendered else fresh)
-                spent = time.perf_counter() - started
+            with hub.renders:
+                with quick_switches():
+                    started = time.perf_counter()
+                    known = hub.memory.newest(self.code, max(heard, self.rendered), look)
+                    if known is None:  # the game was deleted
+                        for watcher in watchers:
+                            watcher.close()
+                        return True
+                    self._render(known, watchers if known.version != self.rendered else fresh)
+                    spent = time.perf_counter() - started
                 rendered(spent)
                 if self.heard > known.version:  # under a flood of actions the screens take their share, no
                     # more: resting with the render slot held, every game's renderer waits its turn too
