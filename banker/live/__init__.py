@@ -36,10 +36,10 @@ from .. import store
 
 from .notifier import Notifier, for_database
 from .screens import CSRF_MARK, NONCE_MARK, Gone, Screens, marked, render_parts
-from .slots import BANKER, SCREENS, TV, Slots
-from .stream import Told, stream
+from .slots import BANKER, SCREENS, TV, Full, Slots
+from .stream import Told, stream, turned_away
 
-__all__ = ["BANKER", "SCREENS", "TV", "Gone", "for_database", "init_app", "render_parts", "stream"]
+__all__ = ["BANKER", "SCREENS", "TV", "Full", "Gone", "for_database", "init_app", "render_parts", "stream", "turned_away"]
 
 
 def init_app(app, notifier: Notifier, memory: store.Memory) -> None:
