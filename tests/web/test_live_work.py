@@ -9,11 +9,11 @@ import threading
 from html.parser import HTMLParser
 
 import pytest
-from flask import g
+from flask import g, template_rendered
 from sqlalchemy import create_engine, event, text, update
 
 from banker import store
-from banker.live import render_parts, screens
+from banker.live import render_parts
 from banker.models import Game as GameRow
 from banker.models import db
 from banker.web import context
@@ -110,19 +110,17 @@ def test_the_forms_a_screen_is_pushed_carry_its_own_token_and_new_nonces(app, cl
         listeners[0].close(app)
 
 
-def test_a_change_renders_the_news_once_for_every_phone_that_shows_it(app, client, host, phone, monkeypatch):
+def test_a_change_renders_the_news_once_for_every_phone_that_shows_it(app, client, host, phone):
     game, listeners = watching(app, client, host, phone)
     rendered = []
-    render = screens.render_template
 
-    def counting(name, **context):
-        rendered.append(name)
-        return render(name, **context)
+    def counting(sender, template, context, **extra):  # Flask's signal, whichever thread renders
+        rendered.append(template.name)
 
-    monkeypatch.setattr(screens, "render_template", counting)
     try:
-        version = game.ok("banker", type="bank_pay", player=3, amount=5)["version"]  # Cy's money
-        events = [listener.next_event() for listener in listeners]
+        with template_rendered.connected_to(counting, app):
+            version = game.ok("banker", type="bank_pay", player=3, amount=5)["version"]  # Cy's money
+            events = [listener.next_event() for listener in listeners]
         assert all(event.id == str(version) for event in events)
         # Ann, whose turn it is, reads "Your turn" over the news; the six others share one.
         assert rendered.count("player/_news.html") == 2 and rendered.count("table/_news.html") == 1
