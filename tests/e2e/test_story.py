@@ -1,5 +1,6 @@
 """The story of the game in a real browser: from the end screen on the host and on a phone at
-360 px, axe-clean, no sideways scrolling; every table readable at 360 px and with large text (its
+360 px, axe-clean, no sideways scrolling, the chart's words twice as large at 200% text and inside
+its drawing; every table readable at 360 px and with large text (its
 rows as small cards); printed, the rows it leaves out counted. And a refused import, said where the
 home page opens. Screenshots in test-artifacts/story-*.png and import-refused.png."""
 
@@ -10,6 +11,7 @@ from playwright.sync_api import expect
 
 from ..web.test_story import EVENING
 from .conftest import DESKTOP, NARROW, check_accessible, start_game, text_at_200_percent
+from .test_end_and_assets import chart_labels_outside
 from .test_buildings import player_id, store_act
 
 pytestmark = pytest.mark.e2e
@@ -43,6 +45,16 @@ def test_the_story_from_the_end_screens_on_the_host_and_a_phone(contexts, server
     assert ann.evaluate("document.documentElement.scrollWidth") <= NARROW
     check_accessible(ann, "the story on a phone")
     ann.screenshot(path=artifacts / "story-phone-360.png", full_page=True)
+    # The chart's words are the reader's size: at 200% text twice as large on the screen, inside the
+    # drawing (chart.py leaves them room), and the page no wider.
+    chart = ann.locator(".worth-chart")
+    sizes = "(svg) => [...svg.querySelectorAll('text.tick, text.axis-title')].map((t) => t.getBoundingClientRect().height)"
+    normal = chart.evaluate(sizes)
+    text_at_200_percent(ann)
+    assert all(1.8 <= large / small <= 2.2 for small, large in zip(normal, chart.evaluate(sizes), strict=True))
+    assert chart_labels_outside(ann) == []
+    assert ann.evaluate("document.documentElement.scrollWidth") <= NARROW
+    chart.screenshot(path=artifacts / "story-chart-200-percent.png")
 
 
 # The deeds Ann and Maximiliana buy in turn (each rolled onto with 1 + 2, the banker moving the token
