@@ -28,9 +28,10 @@ document.addEventListener("htmx:afterRequest", (event) => {
 // A payment box folds once its payment is applied (a details marked data-fold): left open, "Pay
 // someone" stayed open for the rest of the game. What the reader did to it is forgotten, so the
 // live update that follows draws it as the server does, folded; the form is cleared, what the
-// payment did (under the box) brought into view, and a second tap's question (templates/_second_tap.html) goes. Noted when the form is sent and done when its
-// answer comes, by the box's id: the live update may have come first and replaced the box, the form
-// and its question, and the events of a replaced element reach no listener here.
+// payment did (under the box) brought into view, and a second tap's question
+// (templates/_second_tap.html) goes. Noted when the form is sent and done when its answer comes, by
+// the box's id: the live update may have come first and replaced the box, the form and its
+// question, and the events of a replaced element reach no listener here.
 document.addEventListener("htmx:beforeSend", (event) => {
   const id = event.detail.elt.closest?.("details[data-fold]")?.id;
   const xhr = event.detail.xhr;
@@ -44,7 +45,8 @@ document.addEventListener("htmx:beforeSend", (event) => {
     box.querySelectorAll(".answer").forEach((place) => place.remove());
     box.querySelector("form")?.reset();
     // Its answer, under it, was under the open box: it came up with the folding.
-    if (box.nextElementSibling?.matches(".answer")) box.nextElementSibling.scrollIntoView({ block: "nearest" });
+    const answer = box.nextElementSibling;
+    if (answer?.matches(".answer")) answer.scrollIntoView({ block: "nearest" });
   });
 });
 
@@ -82,9 +84,9 @@ document.addEventListener("animationend", (event) => {
 // confirmation of a box that folds once applied, under the box), scrolled into view in its column
 // (not a confirmation in the turn panel, whose top comes into view: above), and the next try at any
 // form clears it. Only the host's top bar on a wide screen holds a confirmation instead (app.css,
-// --holds-answers), in view there and over nothing. A live update that redraws that part
-// of the page brings the answer along (its place's key: the form's or box's id, or the deed's row,
-// data-square, in the nearest part with an id); where the form is gone, #message, atop the page.
+// --holds-answers), in view there and over nothing. A live update that redraws that part of the
+// page brings the answer along (its place's key: the form's or box's id, or the deed's row,
+// data-square, in the nearest part with an id); where that is gone, into #message, atop the page.
 function answerKey(spot) {
   if (spot.id) return `#${CSS.escape(spot.id)}`;
   const lot = spot.closest("[data-square]");
@@ -97,7 +99,8 @@ function placeAnswer(place, spot) {
 }
 function answerPlace(form, confirms = false) {
   const box = document.getElementById("message");
-  if (!form?.isConnected || (confirms && box && getComputedStyle(box).getPropertyValue("--holds-answers").trim())) return box;
+  const barHolds = box && getComputedStyle(box).getPropertyValue("--holds-answers").trim();
+  if (!form?.isConnected || (confirms && barHolds)) return box;
   const after = (confirms && form.closest("details[data-fold]")) || form.closest(".row") || form;
   const key = answerKey(after);
   const place = document.createElement("div");
