@@ -25,13 +25,12 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from . import live, metrics, migrations, web
+    from . import live, metrics, migrations, store, web
     from .models import db
-    from .live import for_database
-    from .store import sqlite_setup
-    from .store.engine import release
 
-    app.extensions["banker.notifier"] = for_database(app.config["SQLALCHEMY_DATABASE_URI"])
+    # The store publishes each commit through the live path's notifier (it imports nothing above it).
+    notifier = live.for_database(app.config["SQLALCHEMY_DATABASE_URI"])
+    memory = store.init_app(app, notifier)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         # A pooled connection is checked before each use (one round trip): after the server restarted,
         # no page or action meets a connection it dropped. SQLite's file has no connection to lose.
@@ -40,15 +39,15 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     db.init_app(app)
     # Before Flask-SQLAlchemy's own teardown (teardowns run last registered first): a session whose
     # connection the database dropped is let go without turning the answer into a 500.
-    app.teardown_appcontext(lambda _error: release())
+    app.teardown_appcontext(lambda _error: store.release())
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
-            sqlite_setup(db.engine)
+            store.sqlite_setup(db.engine)
         # The schema comes from the migrations (banker/migrations/): brought to the newest at
         # every start, at the cost of one query when it is there already.
         migrations.init_app(app, db)
     web.init_app(app)
-    live.init_app(app)
+    live.init_app(app, notifier, memory)
     metrics.init_app(app)
     return app
 

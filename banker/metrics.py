@@ -98,29 +98,34 @@ def database_failed(kind: str) -> None:
         metrics.database_errors.labels(kind).inc()
 
 
-def counted_action(act):
-    """store.act, counted by type and outcome and timed (when the metrics are on)."""
+def counted_action(unknown: tuple[type[Exception], ...]):
+    """store.act, counted by type and outcome and timed (when the metrics are on). `unknown`: the
+    errors that mean no such game, or a secret that holds no seat in it (the store's own)."""
 
-    @functools.wraps(act)
-    def counted(code, data, *args, **kwargs):
-        metrics = _metrics()
-        if metrics is None:
-            return act(code, data, *args, **kwargs)
-        started, outcome = time.perf_counter(), "failed"
-        try:
-            done = act(code, data, *args, **kwargs)
-            outcome = "repeated" if done.repeated else "applied"
-            return done
-        except GameError:
-            outcome = "refused"
-            raise
-        except LookupError:  # no such game, or a secret that holds no seat in it
-            outcome = "unknown"
-            raise
-        finally:
-            metrics.action_seconds.observe(time.perf_counter() - started)
-            kind = data.get("type") if isinstance(data, dict) else None
-            metrics.actions.labels(kind if isinstance(kind, str) and kind in ACTION_TYPES else "other", outcome).inc()
+    def counting(act):
+        @functools.wraps(act)
+        def counted(code, data, *args, **kwargs):
+            metrics = _metrics()
+            if metrics is None:
+                return act(code, data, *args, **kwargs)
+            started, outcome = time.perf_counter(), "failed"
+            try:
+                done = act(code, data, *args, **kwargs)
+                outcome = "repeated" if done.repeated else "applied"
+                return done
+            except GameError:
+                outcome = "refused"
+                raise
+            except unknown:
+                outcome = "unknown"
+                raise
+            finally:
+                metrics.action_seconds.observe(time.perf_counter() - started)
+                kind = data.get("type") if isinstance(data, dict) else None
+                metrics.actions.labels(kind if isinstance(kind, str) and kind in ACTION_TYPES else "other",
+                                       outcome).inc()
 
-    return counted
+        return counted
+
+    return counting
 

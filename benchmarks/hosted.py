@@ -1,7 +1,7 @@
 """Benchmark: hosted mode, 16 tables of 8 on four server processes sharing one PostgreSQL database.
 
 The servers run as the hosted recipe runs them (docs/hosting.md, Hosted mode): gunicorn with the
-shipped config module (`-c python:banker.gunicorn_config`: `gthread` workers of 64 threads, each
+shipped config module (`-c python:banker.gunicorn_config`: `gthread` workers of 128 threads, each
 open page holding one of them, the app `banker:create_app()`), BANKER_BIND and BANKER_WORKERS set
 per layout, DATABASE_URL naming a database of a throwaway PostgreSQL 15 server (tests/postgres.py)
 and BANKER_INSTANCE one instance folder for all of them (its config.py turns the rate limits off:
@@ -83,7 +83,7 @@ CODE = Path(banker.__file__).resolve().parent.parent
 TABLES = 16
 CLUB_TABLES = 10    # --through-nginx: a club's tables
 PROCESSES = 4
-THREADS = gunicorn_config.threads  # per worker (64): its ~36 open pages, and room for actions and page loads
+THREADS = gunicorn_config.threads  # per worker (128): its ~36 open pages, and room for actions and page loads
 PACE = (0.4, 0.9)   # seconds between one table's actions (uniform): ~25 changes/s for 16 tables
 WARM_UP = 8
 MEASURE = 45

@@ -19,7 +19,7 @@ from flask import g
 from banker import create_app, store
 from banker.rules import Actor, GameError
 from banker.rules.view import state_json
-from banker.web.context import PhoneScreen, TableScreen, known
+from banker.web.context import PhoneScreen, TableScreen
 from banker.live import render_parts
 
 NAMES = (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat"), ("Ed", "ship"), ("Flo", "iron"),
@@ -89,8 +89,8 @@ def main() -> None:
             page = median_us(lambda: client.get(f"/t/{code}"), 30)
             with app.test_request_context():
                 g.live_marks = True  # as the renderer renders: the game from the memory, every part
-                host = median_us(lambda: render_parts(TableScreen(known(store.find_game(code)), True)), 30)
-                phone = median_us(lambda: render_parts(PhoneScreen(known(store.find_game(code)), 1)), 30)
+                host = median_us(lambda: render_parts(TableScreen(store.known(store.find_game(code)), True)), 30)
+                phone = median_us(lambda: render_parts(PhoneScreen(store.known(store.find_game(code)), 1)), 30)
             rows.append((events, action, undo, page, host, phone))
     print(f"{'events':>7} {'action µs':>10} {'undo µs':>9} {'host page µs':>13} "
           f"{'host update µs':>15} {'phone update µs':>16}")

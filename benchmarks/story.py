@@ -20,7 +20,6 @@ from live_and_actions import a_table, an_app, play
 
 from banker import store
 from banker.web.chart import _replay
-from banker.web.context import known
 from banker.web.story import count
 
 
@@ -56,7 +55,7 @@ def main() -> None:
             first = median_ms(page, 10, before=forget)
             cached = median_ms(page, 30)
             with app.test_request_context():
-                now = known(store.find_game(code))
+                now = store.known(store.find_game(code))
                 log = store.live_effects(now.id, upto=now.version)
                 reading = median_ms(lambda: store.live_effects(now.id, upto=now.version), 10)
                 counting = median_ms(lambda: count(now.state.board, log), 10)

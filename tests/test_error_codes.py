@@ -6,10 +6,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from banker.rules.errors import ActionError, NotAllowed, RuleError
+from banker.web.respond import status
 
 SOURCE = Path(__file__).resolve().parents[1] / "banker"
-REFUSALS = {cls.__name__: cls.status for cls in (ActionError, RuleError, NotAllowed)}
-# The web layer's own errors: (code, message, status) to api.error, (code, api text, page text, status) to _error.
+REFUSALS = {cls.__name__: status(cls("code", "")) for cls in (ActionError, RuleError, NotAllowed)}
+# The web layer's own errors: (code, message, status) to respond.error, (code, api text, page text, status) to _error.
 ANSWERS = {"error": 2, "_error": 3}
 
 

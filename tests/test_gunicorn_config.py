@@ -27,7 +27,7 @@ def settings(monkeypatch, **env: str) -> Config:
 def test_gunicorn_serves_the_app_with_threads_on_the_local_machine_and_no_access_log_of_its_own(monkeypatch):
     config = settings(monkeypatch)
     assert (config.wsgi_app, config.bind, config.worker_class_str, config.workers, config.threads) == (
-        "banker:create_app()", ["127.0.0.1:8000"], "gthread", 4, 64)
+        "banker:create_app()", ["127.0.0.1:8000"], "gthread", 4, 128)
     assert config.accesslog is None
     assert config.forwarded_allow_ips == ["127.0.0.1", "::1"]
 

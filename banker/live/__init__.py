@@ -1,8 +1,9 @@
 """The live path: how one committed change reaches every open screen of its game.
 
-    action (store.act) ── commit ──► memory.committed(Commit)   the next Known, made in memory
+    action (store.act) ── commit ──► store's memory.committed(Commit)   the next Known, in memory
           │                                   │
-          └─ once its answer is sent ─► notifier.publish(code, version)
+          └─ once its answer is sent ─► notifier.publish(code, version)   (the notifier the app
+                                              │                            gave the store)
                                               │  (PostgreSQL: relayed to the other processes,
                                               │   whose memory reads the version from the database)
                                               ▼
@@ -17,8 +18,9 @@
                stream: writes the parts its page does not show yet, with its own CSRF
                token and nonces, as one Server-Sent Event
 
-- memory.py: `Known`, a game at one version (state, newest entries, undos, start) and `Memory`,
-  the newest Known of each game, made from this process's commits or read from the database.
+The memory (`Known`, a game at one version, and `Memory`, the newest Known of each game) is the
+store's (store/memory.py); live reads it through the store's package, never its modules.
+
 - notifier.py: who hears of a new version (this process, and the others on PostgreSQL).
 - screens.py: the renderer of each watched game and its watchers.
 - slots.py: how many live connections one process keeps open, and the share of each game, holder,
@@ -30,21 +32,22 @@ import secrets
 
 from flask_wtf.csrf import generate_csrf
 
-from .memory import Memory
-from .notifier import for_database, notifier
+from .. import store
+
+from .notifier import Notifier, for_database
 from .screens import CSRF_MARK, NONCE_MARK, Gone, Screens, marked, render_parts
-from .slots import BANKER, SCREENS, TV, Slots
-from .stream import Told, stream
+from .slots import BANKER, SCREENS, TV, Full, Slots
+from .stream import Told, stream, turned_away
 
-__all__ = ["BANKER", "SCREENS", "TV", "Gone", "for_database", "init_app", "notifier", "render_parts", "stream"]
+__all__ = ["BANKER", "SCREENS", "TV", "Full", "Gone", "for_database", "init_app", "render_parts", "stream", "turned_away"]
 
 
-def init_app(app) -> None:
-    """The memory, the renderers and the live connections' slots (slots.py: each open connection
+def init_app(app, notifier: Notifier, memory: store.Memory) -> None:
+    """The renderers, over the store's `memory` and told by the `notifier` (both made with the
+    database: banker.create_app), and the live connections' slots (slots.py: each open connection
     holds one of the server's threads, so they fit the server's threads, and nobody takes more than
-    a share). The notifier is made with the database (banker.create_app)."""
-    memory = app.extensions["banker.memory"] = Memory()
-    screens = app.extensions["banker.screens"] = Screens(app, memory, app.extensions["banker.notifier"])
+    a share)."""
+    screens = app.extensions["banker.screens"] = Screens(app, memory, notifier)
     app.extensions["banker.post_gate"] = screens.gate
     app.extensions["banker.live"] = Slots(app.config)
     app.extensions["banker.turned_away"] = Told()  # what the log said of refused screens lately

@@ -1,7 +1,8 @@
 """The notifier: tells the open pages of a game that it changed, once the change is committed.
 
-One small interface: the store publishes a game's new version after each commit, and whoever
-listens (the game's renderer, live/screens.py) hears of it. `LocalNotifier` serves one process
+One small interface: the store publishes a game's new version after each commit through the
+notifier the app gave it (store/news.py: `publish`, and `relay` inside the transaction), and
+whoever listens (the game's renderer, live/screens.py) hears of it. `LocalNotifier` serves one process
 (SQLite is one process's database). `PostgresNotifier` also relays the versions between the
 processes that share a PostgreSQL database, through LISTEN/NOTIFY.
 """
@@ -12,10 +13,9 @@ import uuid
 from collections.abc import Callable
 from typing import Protocol
 
-from flask import after_this_request, current_app, has_request_context
 from sqlalchemy import text
 
-from .memory import Commit
+from .. import store
 
 log = logging.getLogger(__name__)
 
@@ -23,13 +23,11 @@ log = logging.getLogger(__name__)
 Listener = Callable[[str | None, int], None]
 
 
-class Notifier(Protocol):
+class Notifier(store.Notifier, Protocol):
+    """The store's notifier (`publish`, `relay`), and what the live pages ask of it."""
+
     closed: bool
     listeners: list[Listener]
-
-    def publish(self, code: str, version: int) -> None:
-        """Game `code` is now at `version` (committed); or, the same version again, something
-        else about it changed that its pages show (a seat went to another phone)."""
 
     def wait(self, code: str, seen: int, timeout: float) -> int | None:
         """Block until game `code` is past version `seen`, or something about it was published
@@ -38,9 +36,6 @@ class Notifier(Protocol):
 
     def close(self) -> None:
         """Wake every waiter for good, and tell every listener (code None): the server is stopping."""
-
-    def relay(self, session, code: str, version: int) -> None:
-        """Inside the transaction that makes `version`: tell the other processes, once it commits."""
 
     def listen(self) -> None:
         """Hear the other processes' versions from now on (a page follows a game)."""
@@ -202,27 +197,3 @@ def for_database(uri: str) -> Notifier:
 
         return PostgresNotifier(make_url(uri).set(drivername="postgresql").render_as_string(hide_password=False))
     return LocalNotifier()
-
-
-def notifier() -> Notifier:
-    """The app's notifier (made by create_app)."""
-    return current_app.extensions["banker.notifier"]
-
-
-def announce(code: str, version: int, commit: Commit | None = None) -> None:
-    """Publish a committed version (made by `commit`, handed to the memory at once): at once, or,
-    while answering a request, once its answer has been sent (the WSGI server closes the
-    response). The player who acted hears back first: the screens woken by the publication render
-    while the interpreter lock is theirs to share, and making and sending that answer does not
-    wait behind them."""
-    if commit is not None:
-        current_app.extensions["banker.memory"].committed(commit)
-    changes = notifier()
-    if not has_request_context():
-        changes.publish(code, version)
-        return
-
-    @after_this_request
-    def publish_once_sent(response):
-        response.call_on_close(lambda: changes.publish(code, version))
-        return response

@@ -64,16 +64,18 @@ class Slots:
         self._held: Counter = Counter()  # each share's key -> the connections open in it
 
     def take(self, environ: dict, code: str, holder: Hashable, browser: str | None = None,
-             address: str | None = None) -> Callable[[], None]:
+             address: str | None = None, seats: int | None = None) -> Callable[[], None]:
         """A slot for a connection to game `code`, counted against `holder` there (("seat", n),
         BANKER, TV, or SCREENS: a screen that holds nothing in the game), against the `browser` (its
-        key's hash) that holds it, and for SCREENS against the client's `address`. Raises Full, with
-        the first share it found full, when it may not have one now."""
+        key's hash) that holds it, and for SCREENS against the client's `address`. `seats`, for
+        what has more seats than a game (a tournament's registered players), widens its share to
+        their phones' and its hosts'. Raises Full, with the first share it found full, when it may
+        not have one now."""
         with self._lock:
             if self.limit is None:
                 threads = self.threads or server_threads(environ)
                 self.limit = self.wanted if threads is None else max(0, min(self.wanted, threads - SPARE_THREADS))
-            shares = self._shares(code, holder, browser, address)
+            shares = self._shares(code, holder, browser, address, seats)
             for key, most in shares:
                 if self._held[key] >= most:
                     raise Full(key[0])
@@ -92,7 +94,8 @@ class Slots:
 
         return give_back
 
-    def _shares(self, code: str, holder: Hashable, browser: str | None, address: str | None) -> list[tuple]:
+    def _shares(self, code: str, holder: Hashable, browser: str | None, address: str | None,
+                seats: int | None = None) -> list[tuple]:
         """Each share the connection counts in, as (key, most it may hold), the narrowest first: a
         key's first part is the reason given when that share is full."""
         if holder == SCREENS:
@@ -104,7 +107,8 @@ class Slots:
             shares = [((*holder, code), self.per_seat)]  # ("seat", n, code)
         if browser is not None:
             shares.append((("browser", browser), self.per_browser))
-        return shares + [(("game", code), self.per_game), (("server",), self.limit)]
+        most = self.per_game if seats is None else seats * self.per_seat + 2 * self.per_host
+        return shares + [(("game", code), most), (("server",), self.limit)]
 
     @property
     def open(self) -> int:

@@ -26,7 +26,7 @@ from flask_wtf.csrf import generate_csrf
 from sqlalchemy.exc import DBAPIError
 
 from ..metrics import live_refused
-from ..store.engine import in_one_line, outage, release
+from ..store import in_one_line, outage, release
 from .screens import SEATS, Gone, Watcher, unmark
 from .slots import REASONS, SCREENS, Full
 

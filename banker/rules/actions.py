@@ -7,7 +7,7 @@ Parsing checks only the shape of the input; whether the action is legal now is f
 
 from . import auctions, bankruptcy, buildings, buying, cards, ending, jail, lobby, money, mortgages, moves, trades, turns
 # Re-exported: the store, the web layer and the tests read the vocabulary from here.
-from .declaration import ACTIONS, CONTROL, TAKE_BACK, UNDO, Action, Who, action, arg, only_fields, parse
+from .declaration import ACTIONS, CONTROL, TAKE_BACK, UNDO, Action, Counted, Who, action, arg, only_fields, parse
 from .errors import N_, ActionError
 from .inputs import (
     MAX_MEMO,
@@ -73,7 +73,7 @@ class Start(Action):
 
 
 @action("roll")
-class Roll(Action):
+class Roll(Counted):
     """Move by the dice the table rolled (in jail: try for doubles)."""
 
     dice: tuple[int, int] = arg(dice, missing=N_("Tap the number on each die."))
@@ -128,7 +128,7 @@ class EndTurn(Action):
 
 
 @action("draw")
-class Draw(Action):
+class Draw(Counted):
     """Say which Chance or Community Chest card was drawn; it is applied in full. A card the app
     does not know is `card` "custom" with the `effect` it has (inputs.CARD_FIELDS)."""
 
@@ -148,7 +148,7 @@ class Draw(Action):
 
 
 @action("card_choice")
-class CardChoice(Action):
+class CardChoice(Counted):
     """Answer a "pay a fine or draw a card" card: "pay" the fine, or "draw" from the other deck
     (the card drawn there is then said by `draw`)."""
 
@@ -159,7 +159,7 @@ class CardChoice(Action):
 
 
 @action("utility_roll")
-class UtilityRoll(Action):
+class UtilityRoll(Counted):
     """Roll again for the rent of the utility a card sent the player to (ten times the dice)."""
 
     dice: tuple[int, int] = arg(dice, missing=N_("Tap the number on each die."))
@@ -169,7 +169,7 @@ class UtilityRoll(Action):
 
 
 @action("income_tax")
-class IncomeTax(Action):
+class IncomeTax(Counted):
     """Choose how to pay the Income Tax: the flat sum or a tenth of total worth."""
 
     choice: str = arg(tax_choice)

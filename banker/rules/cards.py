@@ -11,6 +11,7 @@ from functools import cache
 from . import effects as happened
 from .auctions import require_no_auction
 from .board import EDITIONS, PRINTINGS, Board
+from .counting import holds
 from .errors import N_, ActionError, RuleError
 from .money import charge, owe, to_bank, transfer
 from .jail import move_out, third_miss
@@ -143,7 +144,8 @@ def apply_effect(state: GameState, player: Player, effect: dict, card_id: str, e
         hotels = sum(d.hotel for d in state.deeds.values() if d.owner == player.id)
         amount = houses * effect["per_house"] + hotels * effect["per_hotel"]
         if amount:
-            charge(state, player.id, to_bank(state), amount, effects, "repairs", houses=houses, hotels=hotels)
+            charge(state, player.id, to_bank(state), amount, effects, "repairs", houses=houses, hotels=hotels,
+                   per_house=effect["per_house"], per_hotel=effect["per_hotel"])
         else:
             effects.append(happened.no_repairs(player.id))
     elif kind == "get_out_of_jail_free":
@@ -199,12 +201,15 @@ def _pay_each(state: GameState, player: Player, amount: int, effects: list) -> N
     paid (JMA rules, last section: 「他プレイヤーへの支払いは行わずに銀行破産として処理する」;
     paying them from the bank first would create money)."""
     payees = others(state, player.id)
-    if player.cash >= amount * len(payees):
+    covered = player.cash >= amount * len(payees)
+    if covered and not holds(state, player.id, "card"):
         for other in payees:
             transfer(state, player.id, other.id, amount, effects, "card")
         return
+    # Covered but held: the drawer counts it themselves (counting.py), and pays it as one debt too.
     owe(state, Debt(id=state.next_id(), debtor=player.id, creditor=BANK, amount=amount * len(payees),
-                    reason="card", payees=[o.id for o in payees]), effects)
+                    reason="card", payees=[o.id for o in payees]), effects,
+        each=amount, **({"counted": True} if covered else {}))
 
 
 def utility_roll(state: GameState, player_id: int, dice: tuple[int, int], effects: list) -> None:

@@ -11,7 +11,7 @@ from enum import Enum
 from typing import dataclass_transform
 
 from .errors import N_, ActionError
-from .inputs import player_id
+from .inputs import player_id, yes
 from .state import GameState
 
 
@@ -67,6 +67,15 @@ class Action:
             elif value is not None:
                 data[f.name] = list(value) if isinstance(value, tuple) else value
         return data
+
+
+@dataclass(frozen=True, kw_only=True)
+class Counted(Action):
+    """An action that may charge its own seat rent, a tax or a card's sum. With `count`, the seat
+    counts that sum themselves ("I count it myself"): it waits as a debt until they have, though
+    their cash covers it (counting.py)."""
+
+    count: bool | None = arg(yes, default=None)
 
 
 ACTIONS: dict[str, type[Action]] = {}

@@ -1,4 +1,7 @@
-"""Why an action cannot be applied: malformed input, an illegal move now, or the wrong person."""
+"""Why an action cannot be applied: malformed input, an illegal move now, or the wrong person.
+
+Each kind of refusal carries a stable `code` and its words; how a client is answered (an HTTP
+status, a page's message) is the web layer's (web/respond.py)."""
 
 
 def N_(message: str) -> str:
@@ -11,9 +14,11 @@ class GameError(ValueError):
 
     Params named `square` (a board index) and `player` (a player id) are rendered by the web
     layer as the localized square name and the player's name, so the rules never hold display text.
+    `state` is the game as it was when the action was refused, when whoever applied it had it at
+    hand (the store sets it): the refusal is worded from it without reading the game again.
     """
 
-    status = 409
+    state = None  # a GameState, or None: refused before any game was at hand (a new game's settings)
 
     def __init__(self, code: str, message: str, **params):
         super().__init__(message.format(**params))
@@ -34,19 +39,13 @@ def _made(kind: type, code: str, message: str, params: dict) -> GameError:
 class ActionError(GameError):
     """The action itself is malformed: unknown type, missing field, a value out of range."""
 
-    status = 400
-
 
 class RuleError(GameError):
     """The action is well formed but illegal in the game's current state."""
 
-    status = 409
-
 
 class NotAllowed(GameError):
     """The actor may not take this action (another seat's, or banker-only)."""
-
-    status = 403
 
 
 def attempt(check, *args):

@@ -4,7 +4,7 @@ may take the action and when, as the action's declaration says (actions.py), the
 from dataclasses import dataclass
 
 from . import bankruptcy, deals, jail, lobby
-from .actions import Action, Who, parse
+from .actions import Action, Counted, Who, parse
 from .errors import N_, NotAllowed, RuleError
 from .state import GameState, new_game
 
@@ -63,7 +63,11 @@ def apply(state: GameState, action: Action, actor: Actor, copy: bool = True) -> 
         raise RuleError("bankrupt", N_("{player} is bankrupt and out of the game."), player=player)
     deals.require_between_turns(new, player, action)
     effects: list[dict] = []
-    action.run(new, player, effects)
+    new.counting = player if isinstance(action, Counted) and action.count else None
+    try:
+        action.run(new, player, effects)
+    finally:
+        new.counting = None
     return new, effects
 
 

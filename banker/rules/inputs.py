@@ -29,6 +29,16 @@ def amount(value, name="amount") -> int:
     return whole(value, name, 1, MAX_AMOUNT)
 
 
+def yes(value, name) -> bool | None:
+    """A yes-or-no flag: true (also "1", "true" or "on", as a form sends it) or false; false is
+    kept as None, so that an action stores the flag only when it is set."""
+    if value in (True, "1", "true", "on"):
+        return True
+    if value in (False, "0", "false", "off"):
+        return None
+    raise ActionError("bad_field", N_("{field} must be true or false."), field=name)
+
+
 def die(value, name="dice") -> int:
     return whole(value, name, 1, 6)
 

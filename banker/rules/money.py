@@ -1,6 +1,7 @@
 """Moving money: every change of cash goes through `transfer`, so the effects form a full ledger."""
 
 from . import effects as happened
+from .counting import holds
 from .errors import N_, RuleError
 from .state import BANK, POT, Debt, GameState
 
@@ -28,16 +29,20 @@ def _add(state: GameState, party, amount: int) -> None:
 
 def charge(state: GameState, payer: int, payee, amount: int, effects: list, reason: str,
            square: int | None = None, memo: str = "", **detail) -> None:
-    """Make a player pay: at once if their cash covers it, otherwise the whole sum becomes a debt."""
+    """Make a player pay: at once if their cash covers it, otherwise the whole sum becomes a debt
+    (so does a sum the player counts themselves, until they have: counting.py)."""
     if state.player(payer).cash >= amount:
-        transfer(state, payer, payee, amount, effects, reason, square, memo, **detail)
-        return
+        if not holds(state, payer, reason):
+            transfer(state, payer, payee, amount, effects, reason, square, memo, **detail)
+            return
+        detail["counted"] = True
     owe(state, Debt(id=state.next_id(), debtor=payer, creditor=payee, amount=amount,
                     reason=reason, square=square, memo=memo), effects, **detail)
 
 
 def owe(state: GameState, debt: Debt, effects: list, **detail) -> None:
-    """Open a debt, and record it."""
+    """Open a debt, and record it (with `detail`, what the sum was made of)."""
+    debt.why = detail
     state.debts.append(debt)
     effects.append(happened.debt(debt.id, debt.debtor, debt.creditor, debt.amount, debt.reason, debt.square,
                                  debt.payees, debt.memo, **detail))

@@ -90,7 +90,8 @@ def pay_income_tax(state: GameState, player_id: int, choice: str, effects: list)
             for d in state.deeds.values() if d.owner == player_id
         )
         amount = (worth + 5) // 10
-    charge(state, player_id, to_bank(state), amount, effects, "tax", square.index, choice=choice)
+    charge(state, player_id, to_bank(state), amount, effects, "tax", square.index, choice=choice,
+           **({"worth": worth} if choice == "percent" else {}))
 
 
 def correct_position(state: GameState, player_id: int, square: int, effects: list) -> None:

@@ -151,6 +151,10 @@ class Debt:
     # bankruptcy over it is to the bank, and nobody is paid), but once paid the money goes to
     # these players in equal shares.
     payees: list[int] = field(default_factory=list)
+    # What the sum was made of, as the charge said it (rent_detail's buildings, deeds held or dice;
+    # a card's repairs; the worth a tax was a tenth of): how a player who counts it is shown it
+    # worked out (counting.worked_out).
+    why: dict = field(default_factory=dict)
 
 
 @dataclass(kw_only=True)
@@ -205,6 +209,9 @@ class GameState:
     standings: list[dict] | None = None
     serial: int = 0
     last_turn: bool = False  # called: the game ends once every seat still in has had as many turns
+    # The seat whose own action is being applied and who counts what it costs them themselves
+    # ("I count it myself"): set by game.apply for that action alone, never in a snapshot.
+    counting: int | None = None
 
     @property
     def board(self) -> Board:
@@ -232,6 +239,7 @@ class GameState:
         """The snapshot: JSON-ready, and from_dict(to_dict()) gives an equal state."""
         data = _plain(self)
         data["deeds"] = list(data["deeds"].values())
+        del data["counting"]
         return data
 
     @classmethod

@@ -9,17 +9,17 @@ from functools import cache
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import DBAPIError
 
-from ..live.memory import Commit, Entry as LogEntry
-from ..live.notifier import announce, notifier
 from ..metrics import counted_action
 from ..models import Event, Game, Seat, db
-from ..rules import Actor, GameState, apply, parse
+from ..rules import Actor, GameError, GameState, apply, parse
 from ..rules.actions import TAKE_BACK, UNDO, only_fields
 from ..rules.inputs import serial
 from .engine import attempts, reconnecting, writing
-from .games import game_code
+from .games import GameNotFound, game_code
+from .identity import Browser, Sender, UnknownSecret, give_badge, holding, new_token, nonce_value, token_hash
+from .memory import Commit, Entry as LogEntry
+from .news import announce, notifier
 from .tournaments import table_ended
-from .identity import Browser, Sender, give_badge, holding, new_token, nonce_value, token_hash
 from .undo import checkpoint, undo_newest
 
 # The writes of every action, built once on the tables themselves: an ORM-level insert or update
@@ -41,7 +41,7 @@ class Outcome:
     repeated: bool = False
 
 
-@counted_action
+@counted_action(unknown=(GameNotFound, UnknownSecret))
 def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | None = None,
         seat_token: str | None = None, actor: Actor | None = None) -> Outcome:
     """Apply one action (or undo) for whoever holds `secret` (an API token) or is `browser` (the
@@ -50,8 +50,9 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
     a race is announced.
 
     One query reads the game, the sender's seat or badge and a first use of the nonce; then the
-    snapshot is updated and the event appended. Raises LookupError (no such game), UnknownSecret,
-    a GameError (refused) or Busy. A join gives the new seat `seat_token` (the API's) or, from a
+    snapshot is updated and the event appended. Raises GameNotFound, UnknownSecret, a GameError
+    (refused: its `state` is the game as it was read, to word the refusal from; None when refused
+    before the game was read, for a malformed nonce) or Busy. A join gives the new seat `seat_token` (the API's) or, from a
     phone's browser, the browser a badge for it; the banker's browser seats a player without a phone
     and holds no badge for the seat (a rejoin code gives the seat a phone later). An in-process caller that knows who acts (a benchmark, a
     test) may name the `actor` instead; requests always go by their secret or browser.
@@ -64,7 +65,7 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
     nonce = sender.nonce_key(given, actor, data.get("name") if data.get("type") == "join" else None)
     code = game_code(code)
     if code is None:
-        raise LookupError(code)
+        raise GameNotFound(code)
     try:
         return _tries(code, data, sender, nonce, browser, seat_token, actor)
     except DBAPIError as error:
@@ -83,7 +84,7 @@ def _tries(code: str, data: dict, sender: Sender, nonce: str | None, browser: Br
         with writing():
             row = _game_row(code, sender, nonce)
             if row is None:
-                raise LookupError(code)
+                raise GameNotFound(code)
             actor = actor or sender.actor(row, joining=data.get("type") == "join")
             if nonce and row.first_seq is not None:
                 player = _joined_player(row.first_type, row.first_effects)
@@ -93,15 +94,12 @@ def _tries(code: str, data: dict, sender: Sender, nonce: str | None, browser: Br
                 db.session.commit()
                 return Outcome(row.first_seq, row.first_effects, GameState.from_dict(row.state),
                                player, repeated=True)
-            if data.get("type") in (UNDO, TAKE_BACK):
-                only_fields(data, ("seq",) if data["type"] == UNDO else ())
-                seq = serial(data["seq"], "seq") if data.get("seq") is not None else None
-                state, effects, payload = undo_newest(row, actor, seq, take_back=data["type"] == TAKE_BACK)
-            else:
-                action = parse(data)
-                # The snapshot was decoded for this request alone, so the rules may change it in place.
-                state, effects = apply(GameState.from_dict(row.state), action, actor, copy=False)
-                payload = action.to_dict()
+            try:
+                state, effects, payload = _applied(row, data, actor)
+            except GameError as refused:
+                # The game as read, to word the refusal from (its names and board) without a second read.
+                refused.state = GameState.from_dict(row.state)
+                raise
             version = row.version + 1
             entry = _save(row, actor, payload, state, effects, nonce)
             if entry is not None:
@@ -118,6 +116,19 @@ def _tries(code: str, data: dict, sender: Sender, nonce: str | None, browser: Br
                     table_ended(code, state)  # a tournament's table: its result goes to the tournament
                 return Outcome(version, effects, state, player)
             db.session.rollback()
+
+
+def _applied(row, data: dict, actor: Actor) -> tuple[GameState, list, dict]:
+    """The action (or undo) applied to the game's row: the new state, its effects and the action as
+    the log keeps it. Raises the rules' GameError when it is refused."""
+    if data.get("type") in (UNDO, TAKE_BACK):
+        only_fields(data, ("seq",) if data["type"] == UNDO else ())
+        seq = serial(data["seq"], "seq") if data.get("seq") is not None else None
+        return undo_newest(row, actor, seq, take_back=data["type"] == TAKE_BACK)
+    action = parse(data)
+    # The snapshot was decoded for this request alone, so the rules may change it in place.
+    state, effects = apply(GameState.from_dict(row.state), action, actor, copy=False)
+    return state, effects, action.to_dict()
 
 
 def _game_row(code: str, sender: Sender, nonce: str | None):

@@ -6,11 +6,11 @@ import time
 
 from sqlalchemy import delete, select, update
 
-from ..live.notifier import announce, notifier
 from ..models import Badge, Claim, Game, Seat, db
 from .engine import writing
 from .games import find_game
 from .identity import Browser, give_badge, new_token, token_hash
+from .news import announce, notifier
 
 # How long a rejoin code can be claimed (the banker shows it, the new phone scans it at once).
 CLAIM_SECONDS = 10 * 60
@@ -22,13 +22,17 @@ USED = 0
 MOVED = "moved"
 
 
+class SeatNotFound(Exception):
+    """The game has no seat with that player's id."""
+
+
 def new_claim(game: Game, player_id: int) -> str:
     """A rejoin code for a seat: one new phone may take the seat with it, once, for the next
     CLAIM_SECONDS; an earlier code for the seat stops working. Only its hash is kept."""
     code = secrets.token_urlsafe(16)
     with writing():
         if db.session.scalar(select(Seat.id).where(Seat.game_id == game.id, Seat.player_id == player_id)) is None:
-            raise LookupError(player_id)
+            raise SeatNotFound(player_id)
         db.session.execute(delete(Claim).where(Claim.game_id == game.id,
                                                (Claim.player_id == player_id) | (Claim.expires_at < _now())))
         db.session.add(Claim(code_hash=token_hash(code), game_id=game.id, player_id=player_id,

@@ -1,6 +1,7 @@
 """The database under the store: how a write transaction begins (SQLite's BEGIN IMMEDIATE), how
 a write that lost the race for a game's version tries again (TRIES, BACKOFF, Busy), and what a
-failing database looks like (`outage`, `disk_full`, `reconnecting`, `release`).
+failing database looks like (`outage`, `disk_full`, `reconnecting`, `release`), and which one
+it is (`on_sqlite`, `database_url`).
 
 Kept apart from the game's logic because all of it is about the database alone: the migrations and
 `banker purge` write through `writing` too, and nothing here knows what a game is."""
@@ -53,6 +54,16 @@ def in_one_line(error: BaseException) -> str:
     """What the database said, for a log line: its first line, without SQLAlchemy's statement and link."""
     said = getattr(error, "orig", None) or error
     return next(iter(str(said).strip().splitlines()), type(said).__name__)
+
+
+def on_sqlite() -> bool:
+    """Whether the app's database is SQLite (a file on this machine) rather than PostgreSQL."""
+    return db.engine.dialect.name == "sqlite"
+
+
+def database_url() -> str:
+    """The app's database as a log line may name it: its URL, the password hidden."""
+    return db.engine.url.render_as_string(hide_password=True)
 
 
 def reconnecting(error: DBAPIError, repeatable: bool) -> bool:

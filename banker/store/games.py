@@ -15,6 +15,8 @@ from .identity import Browser, Sender, give_badge, holding, new_token, token_has
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
+# One cheap query on the games' own table: it answers only if the database is there and readable.
+_ANSWER = select(Game.id).limit(1)
 
 
 def create_game(edition: str = "us", settings: dict | None = None,
@@ -54,6 +56,17 @@ def game_code(code: str) -> str | None:
     never reaches a query."""
     code = code.upper()
     return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else None
+
+
+class GameNotFound(Exception):
+    """No game has this code (the pages and the API answer 404). Not a LookupError: a KeyError
+    that a bug lets out stays a bug (500), never a 404."""
+
+
+def answering() -> None:
+    """Ask the database one cheap question (the health check's): raises SQLAlchemy's error when
+    it is not there or not readable."""
+    db.session.execute(_ANSWER)
 
 
 def find_game(code: str) -> Game | None:

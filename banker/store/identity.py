@@ -23,7 +23,7 @@ _SEAT = (Seat.game_id == Game.id) & (Seat.token_hash == bindparam("digest"))
 _BADGE = (Badge.game_id == Game.id) & (Badge.browser_hash == bindparam("digest")) & (Badge.role == bindparam("role"))
 
 
-class UnknownSecret(LookupError):
+class UnknownSecret(Exception):
     """A secret that belongs to nobody in the game: a replaced seat, or a made-up token (or a
     browser without that role in the game)."""
 

@@ -25,7 +25,6 @@ from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, select, update
 
-from ..live.notifier import announce, notifier
 from ..models import Badge, Entrant, Game, Seat, Tournament, TournamentAction, TournamentTable, db
 from ..rules import Actor
 from ..rules.errors import GameError
@@ -36,6 +35,7 @@ from . import actions
 from .engine import attempts, writing
 from .games import CODE_ALPHABET, create_game, free_code, game_code
 from .identity import Browser, new_token, token_hash
+from .news import announce, notifier
 from .tv import VIEW_KEY_LENGTH, _typed
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,10 @@ class Acted:
     effects: list[dict]
     state: EventState
     player: int | None = None  # the new entrant, after a registration
+
+
+class TournamentNotFound(Exception):
+    """No tournament has this code (the API answers 404); as store.GameNotFound, not a LookupError."""
 
 
 def now() -> int:
@@ -133,7 +137,7 @@ def entrant(tournament: Tournament, browser: Browser | None) -> int | None:
 
 def act(code: str, data: dict, actor: EventActor, at: int | None = None) -> Acted:
     """Apply one tournament action for `actor` at Unix time `at` (default: now) and save it; then
-    what its effects ask of the tournament's games (the module's docstring). Raises LookupError (no
+    what its effects ask of the tournament's games (the module's docstring). Raises TournamentNotFound (no
     such tournament), a GameError (refused: nothing changes) or Busy."""
     acted = _apply(code, data, actor, now() if at is None else at)
     for effect in acted.effects:
@@ -161,7 +165,7 @@ def _apply(code: str, data: dict, actor: EventActor, at: int, entrant: tuple | N
     under the version check), tried again when another writer saved first."""
     code = game_code(code)
     if code is None:
-        raise LookupError(code)
+        raise TournamentNotFound(code)
     for _ in attempts(code):
         with writing():
             if db.session.get_bind().dialect.name == "postgresql":
@@ -169,7 +173,7 @@ def _apply(code: str, data: dict, actor: EventActor, at: int, entrant: tuple | N
             row = db.session.execute(select(Tournament.id, Tournament.version, Tournament.state,
                                             Tournament.opening).where(Tournament.code == code)).first()
             if row is None:
-                raise LookupError(code)
+                raise TournamentNotFound(code)
             if isinstance(data, dict) and data.get("type") == UNDO:
                 state, effects, payload = _undo(row, actor)
             else:

@@ -8,11 +8,11 @@ import secrets
 
 from sqlalchemy import delete, select
 
-from ..live.notifier import announce, notifier
 from ..models import Game, TvKey, db
 from .engine import writing
 from .games import CODE_ALPHABET, game_code
 from .identity import token_hash
+from .news import announce, notifier
 
 # A view key is typed on a TV's remote, so it is short and read aloud easily: 8 characters of the
 # game codes' alphabet (no 0/O or 1/I look-alikes), in either case: 40 bits. Enough for a page

@@ -5,7 +5,7 @@ import hmac
 import logging
 from dataclasses import dataclass
 
-from flask import Flask, current_app, make_response, render_template, request
+from flask import Flask, current_app, make_response, render_template
 from flask_babel import Babel, force_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -13,18 +13,16 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from . import (amounts, api, assets, card_effects, fragments, headers, home, imports, join, languages, ledger,
-               limits, operations, player, rulebook, table, templating, tournament, tournament_api,
+from . import (amounts, api, assets, card_effects, counting, fragments, headers, home, imports, join, languages,
+               ledger, limits, operations, player, rulebook, table, templating, tournament, tournament_api,
                tournament_live, tv)
 from .. import metrics
 from ..rules.lobby import tied_with
 from ..rules.mortgages import lift_cost, transfer_fee
-from ..models import db
-from ..store import CODE_ALPHABET, CODE_LENGTH
-from ..store.engine import disk_full, in_one_line, outage
+from ..store import CODE_ALPHABET, CODE_LENGTH, database_url, disk_full, in_one_line, on_sqlite, outage
 from .names import square_choices, square_name, square_names
 from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings, listed
-from .respond import from_htmx
+from .respond import error, for_api, from_htmx
 
 csrf = CSRFProtect()
 babel = Babel()
@@ -116,6 +114,7 @@ def init_app(app: Flask) -> None:
     for blueprint in (home.bp, table.bp, player.bp, join.bp, tv.bp, api.bp, operations.bp, tournament.bp,
                       tournament_api.bp):
         app.register_blueprint(blueprint)
+    counting.init_app(app)
     csrf.exempt(api.bp)
     csrf.exempt(tournament_api.bp)
     csrf.exempt(home.bring_back)  # checked in the view, once the larger body it may read is allowed
@@ -174,7 +173,7 @@ def init_app(app: Flask) -> None:
         if disk_full(error):
             metrics.database_failed("disk_full")
             _say_disk_full(error)
-            if db.engine.dialect.name == "sqlite":
+            if on_sqlite():
                 text = _("The laptop's disk is full: free some space, nothing was lost.")
             else:
                 text = _("The server's disk is full; nothing was lost. Try again later.")
@@ -197,19 +196,18 @@ def shared_nonce(*parts) -> str:
 
 def _error(code: str, api_text: str, page_text: str, status: int):
     """An HTTP error as JSON for the API, as a page (or htmx fragment) for everything else."""
-    if request.path.startswith("/api/"):
-        return api.error(code, api_text, status)
+    if for_api():
+        return error(code, api_text, status)
     return _page_error(page_text, status)
 
 
 def _say_disk_full(error) -> None:
     """The terminal says it too, in one line, in the language `banker` prints in (cli.py): the host
     at the laptop is the one who can free some space."""
-    where = db.engine.url.render_as_string(hide_password=True)
     with force_locale(languages.LOCALES[current_app.extensions.get("banker.terminal_language", "en")]):
         log.error(_("The disk of the database %(database)s is full (%(error)s): free some space on it. "
                     "Nothing was lost; the game goes on once there is room.",
-                    database=where, error=in_one_line(error)))
+                    database=database_url(), error=in_one_line(error)))
 
 
 def _page_error(text: str, status: int):

@@ -10,19 +10,14 @@ from .. import store
 from ..rules.errors import GameError
 from ..rules.view import state_json
 from . import books, countdown, imports
-from .context import known, public_url
+from .context import public_url
 from .ledger import told_page
-from .narrate import refusal
-from .respond import BUSY_RETRY_SECONDS
+from .respond import FAILURES, error, failed
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
 # The actions that no screen offers, which only the API takes: none today. Every other action has a
 # control on the host screen or a phone (tests/web/test_no_english.py fails on an action in neither).
 API_ONLY: frozenset[str] = frozenset()
-
-
-def error(code: str, text: str, status: int):
-    return jsonify({"error": {"code": code, "message": text}}), status
 
 
 def _body() -> dict | None:
@@ -44,19 +39,10 @@ def _game_and_actor(code: str):
     """The game and who the bearer token belongs to (one query), or an error response."""
     game, actor = store.visit(code, _bearer())
     if game is None:
-        return None, None, _not_found(code)
+        return None, None, failed(store.GameNotFound(code), code)
     if actor is None:
-        return game, None, error("unauthorized", _("Send a valid token for this game."), 401)
+        return game, None, failed(store.UnknownSecret(game.id))
     return game, actor, None
-
-
-def _not_found(code: str):
-    return error("not_found", _("No game with code %(code)s.", code=code), 404)
-
-
-def _refusal(err: GameError, code: str | None):
-    game = store.find_game(code) if code else None
-    return error(err.code, refusal(err, store.load_state(game) if game else None), err.status)
 
 
 @bp.post("")
@@ -69,8 +55,8 @@ def create():
         return error("unknown_field", _("A new game has no field %(field)s.", field=str(unknown[0])[:30]), 400)
     try:
         game, banker_token = store.create_game(data.get("edition", "us"), data.get("rules"))
-    except GameError as err:
-        return _refusal(err, None)
+    except GameError as refused:
+        return failed(refused)
     join_url = public_url(url_for("join.page", code=game.code))
     return jsonify(code=game.code, banker_token=banker_token, join_url=join_url), 201
 
@@ -85,10 +71,8 @@ def join(code):
     token = store.new_token()
     try:
         outcome = store.act(code, {**data, "type": "join"}, seat_token=token)
-    except LookupError:
-        return _not_found(code)
-    except GameError as err:
-        return _refusal(err, code)
+    except FAILURES as problem:
+        return failed(problem, code)
     if outcome.repeated:
         return error("already_joined", _("This join was already applied; its token was in the first answer."), 409)
     return jsonify(player_id=outcome.player, player_token=token), 201
@@ -113,14 +97,8 @@ def act(code):
         return failure or error("bad_request", _("Send a JSON object."), 400)
     try:
         outcome = store.act(code, data, token)
-    except store.UnknownSecret:
-        return error("unauthorized", _("Send a valid token for this game."), 401)
-    except LookupError:
-        return _not_found(code)
-    except GameError as err:
-        return _refusal(err, code)
-    except store.Busy:
-        return *error("busy", _("The table is busy; try again."), 503), {"Retry-After": str(BUSY_RETRY_SECONDS)}
+    except FAILURES as problem:
+        return failed(problem, code)
     answer = {"version": outcome.version, "events": outcome.effects, "repeated": outcome.repeated}
     if request.args.get("state") == "1":  # the state after it, for a client that wants it at once
         answer["state"] = _state(code, outcome.state, outcome.version)
@@ -144,7 +122,7 @@ def _state(game, state, version: int) -> dict:
     banker closes it by hand. `game` is the game at `version`, or its code."""
     shown = state_json(state, version)
     if shown["auction"] is not None:
-        game = known(store.find_game(game) if isinstance(game, str) else game)
+        game = store.known(store.find_game(game) if isinstance(game, str) else game)
         end = countdown.closes_at(game, state) if game.version == version else None
         shown["auction"]["closes_at"] = countdown.iso(end)
     return shown
@@ -170,7 +148,7 @@ def events(code):
         return error("bad_page", _("after must be a whole number: the seq of the last event you have (0 for the first page)."), 400)
     if not _WHOLE.fullmatch(limit) or not 1 <= int(limit) <= MOST:
         return error("bad_page", _("limit must be a whole number from 1 to %(most)s.", most=MOST), 400)
-    game = known(game)
+    game = store.known(game)
     page = store.log_page(game, int(after), int(limit))
     rows = [{"seq": e.seq, "time": e.created_at.isoformat(), "actor": e.actor, "type": e.type,
              "action": e.payload, "effects": e.effects, "text": text, "undone": e.undone}
@@ -219,6 +197,6 @@ def bring_back():
         return *error("busy", imports.busy_message(), 503), {"Retry-After": str(imports.RETRY_SECONDS)}
     except RequestEntityTooLarge:  # on its announced length, before any of it is read
         return error("too_large", imports.too_large_message(), 413)
-    except GameError as err:
-        return error(err.code, books.refused(err), err.status)
+    except GameError as refused:
+        return failed(refused)
     return jsonify(code=game.code, banker_token=banker_token), 201

@@ -1,5 +1,5 @@
 """The game's books taken away: the whole game as a JSON archive (store/archive.py), the money that
-moved as a CSV ledger, and the words for an archive refused on import.
+moved as a CSV ledger.
 
 Both answers are streamed as the log is read, a page of events at a time: a long evening's archive
 is a few megabytes, and none of it is held whole. Every text cell of a CSV goes through `cell`: a
@@ -13,12 +13,11 @@ from zoneinfo import ZoneInfo
 
 from flask import Response, stream_with_context
 
-from ..models import Game
 from ..rules import GameState
-from ..rules.errors import N_, GameError
-from ..store import archive
+from ..rules.errors import N_
+from ..store import Game, archive
 from .languages import gettext as _, zone
-from .narrate import GROUP_NAMES, party, refusal, square
+from .narrate import GROUP_NAMES, party, square
 
 # Each transfer's reason (rules/effects.py, transfer) as the ledger's column says it.
 REASONS = {"salary": N_("GO salary"), "rent": N_("Rent"), "tax": N_("Tax"), "purchase": N_("Purchase"),
@@ -110,12 +109,3 @@ def reason(state: GameState, effect: dict) -> str:
     elif effect.get("group") in GROUP_NAMES:
         text = _("%(reason)s: %(what)s", reason=text, what=_("the %(group)s group", group=GROUP_NAMES[effect["group"]]))
     return f"{text} ({effect['memo']})" if effect.get("memo") else text
-
-
-def refused(error: GameError) -> str:
-    """An archive refused, in words: which event does not replay and why (its squares and players
-    named as the game had them just before it), or what is wrong with the file as a whole."""
-    if isinstance(error, archive.BadEvent):
-        return _("Event %(seq)s of the file does not replay: %(why)s",
-                 seq=error.params["seq"], why=refusal(error.why, error.state))
-    return refusal(error, None)

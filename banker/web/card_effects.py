@@ -21,9 +21,10 @@ def signed(state: GameState, value: int) -> str:
     return money(state, value) if value < 0 else f"+\u2060{money(state, value)}"
 
 
-def outcome(state: GameState, told: CardOutcome) -> str:
+def outcome(state: GameState, told: CardOutcome, total: bool = True) -> str:
     """A card's outcome for its drawer (outcomes.card_outcome) in words: where the token goes and
-    the salary the rules pay on the way, what is paid or collected."""
+    the salary the rules pay on the way, what is paid or collected. Without `total`, repairs say
+    their rates alone (for a phone that counts the sum itself: web/counting.py)."""
     kind, effect = told.kind, told.effect
     if kind in ("collect", "pay"):
         return signed(state, told.amount)
@@ -34,7 +35,7 @@ def outcome(state: GameState, told: CardOutcome) -> str:
     if kind == "repairs":
         rates = _("%(house)s a house, %(hotel)s a hotel", house=signed(state, -effect["per_house"]),
                   hotel=signed(state, -effect["per_hotel"]))
-        return _("%(total)s (%(rates)s)", total=signed(state, told.amount), rates=rates) if told.amount else rates
+        return _("%(total)s (%(rates)s)", total=signed(state, told.amount), rates=rates) if told.amount and total else rates
     if kind == "pay_or_draw":
         if effect["deck"] == "chance":
             return _("%(amount)s or a Chance card", amount=signed(state, -told.fine))

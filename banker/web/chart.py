@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from flask import current_app
 
 from .. import store
-from ..live.memory import Known
 from ..rules import Settings
 from ..rules.board import load_board
 from ..rules.networth import WorthTally
+from ..store import Known
 from .amounts import money
 
 # A 480-wide drawing with 20-unit text reads at about 13 px on a 320 px phone and scales up. The

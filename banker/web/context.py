@@ -1,7 +1,7 @@
 """What each part of a screen shows: one small builder per piece, so a part never pays for the rest.
 
 A screen (the host's, or one phone's) of a game at one version is a `Screen`, made from the game
-as the live path's memory knows it (a `Known`: its state decoded once, its newest entries), so a
+as the store's memory knows it (a `Known`: its state decoded once, its newest entries), so a
 screen reads nothing from the database for an ordinary change. Each part (a
 fragment such as the wallet) names the pieces it needs in the screen's `PARTS`; each piece is a
 property returning template variables, built on first use. A full page asks for every part; a live
@@ -19,9 +19,7 @@ from urllib.parse import urlsplit
 
 from flask import abort, current_app, request, url_for
 
-from .. import qr
-from ..live.memory import Known
-from ..models import Game
+from .. import qr, store
 from ..rules import Actor, legal_actions
 from ..rules.actions import UNDO
 from ..rules.auctions import building_auctions
@@ -35,15 +33,11 @@ from ..rules.outcomes import card_outcome
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook, tradeable
 from ..rules.undo import Entry, may_take_back
+from ..store import Game, Known
 from . import card_effects, countdown, ledger
 from .card_texts import card_text
 from .chart import worth_chart
 from .narrate import explain, refusal
-
-
-def known(game: Game) -> Known:
-    """The game at the version its row was read at, from the live path's memory when it has it."""
-    return current_app.extensions["banker.memory"].known(game)
 
 
 def public_url(path: str) -> str:
@@ -205,9 +199,13 @@ class Screen:
         groups: dict[str, list] = {group: [] for group in CARD_GROUPS.values()}
         for c in deck(state, name):
             held = holder(state, c["id"])  # a card in a hand is not drawn: nothing to tell
-            does = None if held else card_effects.outcome(state, card_outcome(state, drawer, name, c["id"]))
+            told = None if held else card_outcome(state, drawer, name, c["id"])
+            does = told and card_effects.outcome(state, told)
+            # A phone that counts it itself is not told the sum of a repairs card (web/counting.py).
+            asks = (told and told.amount and c["effect"]["kind"] == "repairs"
+                    and card_effects.outcome(state, told, total=False))
             groups[CARD_GROUPS[c["effect"]["kind"]]].append(
-                {"id": c["id"], "words": card_text(state, c), "does": does, "holder": held})
+                {"id": c["id"], "words": card_text(state, c), "does": does, "asks": asks or None, "holder": held})
         return {"deck_cards": [(group, cards) for group, cards in groups.items() if cards]}
 
     @cached_property
@@ -694,7 +692,7 @@ def composer_context(game: Game, player: int, partner: int, banker: bool = False
     """The trade composer: what each of the two players could put on the table. `banker`: the banker
     composes it for `player`, a seat without a phone (`seat` in the template; None on the phone).
     404 unless both are different players still in the game."""
-    screen = PhoneScreen(known(game), player)
+    screen = PhoneScreen(store.known(game), player)
     state = screen.state
     if player == partner or not all(state.has_player(p) and not state.player(p).bankrupt
                                     for p in (player, partner)):

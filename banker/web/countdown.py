@@ -9,8 +9,8 @@ a bid or the close back, and then the auction deserves its full countdown again)
 import math
 from datetime import UTC, datetime, timedelta
 
-from ..live.memory import Known
 from ..rules.state import GameState
+from ..store import Known
 
 
 def closes_at(game: Known, state: GameState) -> datetime | None:

@@ -10,7 +10,7 @@ from .. import store
 from ..rules.errors import N_, GameError
 from ..rules.board import EDITION_LABELS, EDITION_NAMES, OFFERED_PRINTINGS, PRINTING_LABELS, load_board
 from ..rules.state import PRESETS, Settings
-from . import books, imports
+from . import imports
 from .amounts import typed
 from .names import labelled, reader_language
 from .narrate import refusal
@@ -148,7 +148,7 @@ def bring_back():
     except RequestEntityTooLarge:
         return _page(status=413, import_error=imports.too_large_message())
     except GameError as error:
-        return _page(status=422, import_error=books.refused(error))
+        return _page(status=422, import_error=refusal(error, None))
     return redirect(url_for("table.page", code=game.code), 303)
 
 

@@ -1,7 +1,7 @@
 """The history in words, shared by every screen of a game.
 
 A change makes every open screen render again, and each shows history. The newest entries of a
-game version come with it from the live path's memory (live/memory.py), and each entry is told in
+game version come with it from the store's memory (store/memory.py), and each entry is told in
 a language once: an entry never changes its words (names, squares and the game's settings are fixed), only
 its undone mark, which comes with a new version. Each row also knows whom it concerns: a phone
 shows those of its player and the table's big moments.
@@ -13,12 +13,11 @@ from datetime import UTC, datetime
 
 from flask import current_app
 from flask_babel import format_time
-from sqlalchemy import select
 
-from ..live.memory import ENTRY, Entry, Known
-from ..models import Event, db
+from .. import store
 from ..rules import effects as happened
 from ..rules.state import GameState
+from ..store import Entry, Known
 from .languages import locale
 from .narrate import PUBLIC, mentions, summary, undid
 
@@ -72,7 +71,7 @@ def _caches() -> Caches:
 
 def _known(game: Known) -> dict[int, dict]:
     """The rows of this game already made in the reader's language, by entry. Only the game's
-    newest entries (those the Known keeps, live/memory.py RECENT) are ever shown by a screen: once
+    newest entries (those the Known keeps, store/memory.py RECENT) are ever shown by a screen: once
     the dict holds twice as many rows, those of older entries go (an undo's row was made with the
     words of the entry it took back, and keeps them)."""
     known = _caches().rows.get((game.id, str(locale())), dict)
@@ -89,7 +88,7 @@ def _entry(game: Known, seq: int) -> Entry:
     found = next((e for e in game.entries if e.seq == seq), None)
     if found is not None:
         return found
-    return Entry(*db.session.execute(select(*ENTRY).where(Event.game_id == game.id, Event.seq == seq)).one())
+    return store.log_entry(game.id, seq)
 
 
 def clock(moment: datetime) -> str:

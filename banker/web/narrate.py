@@ -7,6 +7,7 @@ from babel.lists import format_list
 from ..rules.cards import CUSTOM, card
 from ..rules.errors import N_, GameError
 from ..rules.state import BANK, POT, GameState
+from ..store import BadEvent
 from . import amounts
 from .card_texts import card_text
 from .languages import gettext as _, locale, ngettext
@@ -62,7 +63,12 @@ def _params(state: GameState, params: dict) -> dict:
 
 def refusal(error: GameError, state: GameState | None, on_page: bool = False) -> str:
     """A refusal from the rules as one translated sentence naming squares and players. `on_page`: a
-    form's field is named as the page labels it ("the amount"), not by its JSON name ("amount")."""
+    form's field is named as the page labels it ("the amount"), not by its JSON name ("amount").
+    An archive's event that does not replay is told with the rules' refusal of it, its squares and
+    players named as the game had them just before it (the event's own `state`)."""
+    if isinstance(error, BadEvent):
+        return _("Event %(seq)s of the file does not replay: %(why)s",
+                 seq=error.params["seq"], why=refusal(error.why, error.state, on_page))
     params = _params(state, error.params) if state else error.params
     labelled = on_page and params.get("field") in FIELD_LABELS
     if labelled:
@@ -161,6 +167,11 @@ def _rolled(p: dict, effect: dict) -> str:
 
 
 def _debt(p: dict, effect: dict) -> str:
+    # A sum its payer counts themselves (rules/counting.py): its amount is what their phone asks them.
+    if effect.get("counted"):
+        if effect.get("payees"):
+            return _("{debtor} is counting the sum owed to the other players.").format(**p)
+        return _("{debtor} is counting the sum owed to {creditor}.").format(**p)
     if effect.get("payees"):  # a "pay each player" card: the players are paid once the cash is there
         return _("{debtor} owes the other players {amount} in all but has too little cash.").format(**p)
     return _("{debtor} owes {creditor} {amount} but has too little cash.").format(**p)

@@ -3,9 +3,11 @@
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from .. import store
 from ..live import Gone
 from . import second_tap
-from .context import PhoneScreen, composer_context, known
+from .context import PhoneScreen, composer_context
+from .counting import counting, marked
 from .respond import from_htmx, message, perform, seat_moved
 from .seats import browser, visit_or_404, watch
 from .story import told_page
@@ -18,7 +20,7 @@ def page(code):
     game, seat = visit_or_404(code, "seat")
     if seat is None:
         return _no_seat(game.code)
-    return render_template("player/page.html", **PhoneScreen(known(game), seat.player).context())
+    return render_template("player/page.html", counting=counting(), **PhoneScreen(store.known(game), seat.player).context())
 
 
 @bp.get("/story")
@@ -27,7 +29,7 @@ def story(code):
     game, seat = visit_or_404(code, "seat")
     if seat is None:
         return _no_seat(game.code)
-    now = known(game)
+    now = store.known(game)
     if now.state.status != "ended":
         return message(_("The story of the game opens when the game ends."), 403)
     return render_template("story/page.html", code=game.code, back=url_for("player.page", code=game.code),
@@ -52,11 +54,11 @@ def act(code):
     seat = browser("seat")
     if seat is None:
         return _no_seat(code)
-    back = url_for("player.page", code=code)
-    asked = second_tap.question(code, request.form, "seat")
+    back, form = url_for("player.page", code=code), marked(request.form)
+    asked = second_tap.question(code, form, "seat")
     if asked:
-        return second_tap.ask(*asked, request.form, back)
-    return perform(code, seat, request.form, back, rejoin=url_for("join.page", code=code))
+        return second_tap.ask(*asked, form, back)
+    return perform(code, seat, form, back, rejoin=url_for("join.page", code=code))
 
 
 @bp.route("/trade/<int:partner>", methods=["GET", "POST"])

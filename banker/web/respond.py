@@ -1,13 +1,13 @@
-"""The one place that turns an outcome or a refusal into a response, for htmx or a plain form."""
+"""The one place that turns an outcome or a failure into a response: for htmx or a plain form, and
+for the JSON API (`failed`: a refusal, no such game, a secret nobody holds, a busy table)."""
 
-from flask import abort, flash, make_response, redirect, render_template, request
+from flask import abort, flash, jsonify, make_response, redirect, render_template, request
 from flask_babel import gettext as _
 
 from .. import store
-from ..rules.errors import GameError
+from ..rules.errors import ActionError, GameError, NotAllowed, RuleError
 from ..store import Outcome
 from . import ledger
-from .context import known
 from .forms import action_from_form
 from .narrate import refusal, summary
 
@@ -16,8 +16,70 @@ from .narrate import refusal, summary
 BUSY_RETRY_SECONDS = 1
 
 
+# The HTTP status of each kind of refusal: the rules say what is wrong (rules/errors.py), the web how
+# a client hears it. A script that reacts to a code gets the same status wherever the code comes from.
+STATUS = {ActionError: 400, NotAllowed: 403, RuleError: 409}
+# What `failed` answers: anything else is a bug (500, with its traceback in the log).
+FAILURES = (GameError, store.GameNotFound, store.UnknownSecret, store.Busy)
+
+
 def from_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
+
+
+def for_api() -> bool:
+    """Whether the request is the JSON API's: its answers are JSON, every other answer a page."""
+    return request.path.startswith("/api/")
+
+
+def error(code: str, text: str, status: int):
+    """An error as the API answers it: {"error": {"code", "message"}} with its status."""
+    return jsonify({"error": {"code": code, "message": text}}), status
+
+
+def status(refusal: GameError) -> int:
+    """The HTTP status of a refusal, by its kind."""
+    return next((number for kind, number in STATUS.items() if isinstance(refusal, kind)), 409)
+
+
+def failed(problem: Exception, code: str | None = None, back: str | None = None,
+           browser: store.Browser | None = None, rejoin: str | None = None):
+    """The answer to an action (or a new game, or a game file) that did not happen, and changed
+    nothing: for the API as JSON with its status, for a page where the user acted (`back`: where a
+    plain form's message is shown).
+
+    - a refusal (GameError), worded from the game as it was when refused (`problem.state`): the
+      API's 400, 403 or 409 (STATUS); a page's message under its form (422 for htmx, a flash);
+    - no game with `code` (store.GameNotFound): 404;
+    - a secret nobody in the game holds (store.UnknownSecret): the API's 401; on a page, the
+      `browser` is not the banker's (403), or its seat moved to another phone (403; a plain form is
+      sent on to `rejoin`);
+    - every try lost the race for the game's version (store.Busy): 503, with Retry-After.
+
+    `problem` is one of FAILURES: anything else is raised again."""
+    api = for_api()
+    if isinstance(problem, GameError):
+        if api:
+            return error(problem.code, refusal(problem, problem.state), status(problem))
+        return refused(problem, problem.state, back)
+    if isinstance(problem, store.GameNotFound):
+        if api:
+            return error("not_found", _("No game with code %(code)s.", code=code), 404)
+        abort(404)
+    if isinstance(problem, store.UnknownSecret):
+        if api:
+            return error("unauthorized", _("Send a valid token for this game."), 401)
+        if browser.role == "banker":
+            return not_the_banker()
+        if rejoin and not from_htmx():
+            return redirect(rejoin, 303)
+        return seat_moved()
+    if isinstance(problem, store.Busy):
+        text = _("The table is busy; try again.")
+        answer = make_response(error("busy", text, 503) if api else message(text, 503, back))
+        answer.headers["Retry-After"] = str(BUSY_RETRY_SECONDS)
+        return answer
+    raise problem
 
 
 def acted(code: str, outcome: Outcome, back: str, leave: bool = False):
@@ -28,7 +90,7 @@ def acted(code: str, outcome: Outcome, back: str, leave: bool = False):
     An undo is told as the history tells it, with the entry it took back.
     """
     if outcome.effects and outcome.effects[0]["kind"] == "undone":
-        text = ledger.latest(known(store.find_game(code)), outcome.state)
+        text = ledger.latest(store.known(store.find_game(code)), outcome.state)
     else:
         text = summary(outcome.state, outcome.effects)
     if not from_htmx() or leave:
@@ -81,21 +143,13 @@ def perform(code: str, browser: store.Browser, form, back: str, done: str | None
     """
     try:
         outcome = store.act(code, action_from_form(form), browser=browser)
-    except GameError as error:
-        game = store.find_game(code)
-        if game is None:  # a form refused before the game was looked up: say the game is unknown
-            abort(404)
-        return refused(error, store.load_state(game), back)
-    except store.UnknownSecret:
-        if browser.role == "banker":
-            return not_the_banker()
-        if rejoin and not from_htmx():
-            return redirect(rejoin, 303)
-        return seat_moved()
-    except store.Busy:
-        answer = make_response(message(_("The table is busy; try again."), 503, back))
-        answer.headers["Retry-After"] = str(BUSY_RETRY_SECONDS)
-        return answer
-    except LookupError:
-        abort(404)
+    except FAILURES as problem:
+        if isinstance(problem, GameError) and problem.state is None:
+            # Refused before the store read the game (the form itself, or its nonce): the game is
+            # read to word it (amounts in its money), or said to be unknown.
+            game = store.find_game(code)
+            if game is None:
+                abort(404)
+            problem.state = store.load_state(game)
+        return failed(problem, code, back, browser, rejoin)
     return acted(code, outcome, done or back, leave=done is not None)

@@ -5,13 +5,13 @@ number of games, and reading it gives nothing that works through the API."""
 
 from collections.abc import Callable, Hashable
 
-from flask import Response, abort, current_app, session
+from flask import Response, abort, session
 from flask_babel import gettext as _
 
 from .. import store
 from ..live import BANKER, SCREENS, Gone, stream
-from ..models import Game
 from ..rules import Actor
+from ..store import Game
 
 
 def browser(role: str, create: bool = False) -> store.Browser | None:
@@ -58,7 +58,7 @@ def watch(code: str, role: str, screen: Callable[[Game, Actor | None], tuple[Has
         game, actor = visit(code, role)
         if game is None:
             raise Gone("")
-        current_app.extensions["banker.memory"].known(game)  # the version the page shows, read once
+        store.known(game)  # the version the page shows, read once
         return screen(game, actor)
 
     if actor is None:

@@ -16,7 +16,7 @@ from flask_babel import format_timedelta
 from markupsafe import Markup
 
 from .. import store
-from ..live.memory import Known
+from ..store import Known
 from ..rules import landings
 from ..rules.errors import N_
 from ..rules.story import Mark, Story, count

@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from .. import lan, qr, store
 from ..live import Gone
 from . import books, second_tap
-from .context import Screen, TableScreen, composer_context, known, public_url
+from .context import Screen, TableScreen, composer_context, public_url
 from .languages import chosen
 from .operations import client_address
 from .respond import from_htmx, message, not_the_banker, perform
@@ -27,7 +27,7 @@ bp = Blueprint("table", __name__, url_prefix="/t/<code:code>")
 @bp.get("/seats/<int:player>")
 def page(code, player=None):
     game, banker = visit_or_404(code, "banker")
-    screen = TableScreen(known(game), banker is not None, player)
+    screen = TableScreen(store.known(game), banker is not None, player)
     if player is not None and not screen.state.has_player(player):
         abort(404)
     # "Show on a TV" asks first only when a TV link exists: the first one stops nothing.
@@ -41,7 +41,7 @@ def story(code):
     """The story of the game: anyone's who may see the table once the game has ended; before, the
     banker's alone (the records and who paid whom are no one else's business mid-game)."""
     game, banker = visit_or_404(code, "banker")
-    now = known(game)
+    now = store.known(game)
     if now.state.status != "ended" and banker is None:
         return message(_("The story of the game opens when the game ends."), 403)
     return render_template("story/page.html", code=game.code, back=url_for("table.page", code=game.code),
@@ -141,7 +141,7 @@ def rejoin(code, player):
         return not_the_banker()
     try:
         rejoin = store.new_claim(game, player)
-    except LookupError:
+    except store.SeatNotFound:
         abort(404)
     return redirect(url_for("table.rejoin_code", code=game.code, player=player, rejoin=rejoin), 303)
 

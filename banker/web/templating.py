@@ -5,6 +5,9 @@ first works out which of the importing render's global names the imported templa
 (`ctx.globals_keys - self.globals.keys()`, a set against a ChainMap's keys: one lookup per name in
 every map). Every template here shares the app's globals, so the answer is always "none"; but a
 live change makes about thirty imports per screen, and that lookup was a tenth of a render.
+
+Jinja has no public hook for a template's import, so this overrides a private one of Jinja 3.1:
+pyproject.toml keeps Jinja2 below 4, and tests/test_private_seams.py fails once a version changes it.
 """
 
 import jinja2

@@ -7,14 +7,11 @@ event that made the version (told with the history's own words), and nothing els
 the board come from the fragments' cache (fragments.py) like the host screen's.
 """
 
-from sqlalchemy import select
-
 from .. import store
-from ..live.memory import ENTRY, Entry
-from ..models import Event, Game, db
 from ..rules.state import BANK, TOKENS
+from ..store import Game
 from . import ledger
-from .context import board_cells, known
+from .context import board_cells
 
 # The steps offered beside the slider, besides the first and the newest version.
 STEPS = (-10, -1, 1, 10)
@@ -42,8 +39,8 @@ def past(game: Game, version: int) -> dict:
             deeds[deed.owner].append((square, deed))
     entry = None
     if version:
-        now = known(game)
-        row = Entry(*db.session.execute(select(*ENTRY).where(Event.game_id == game.id, Event.seq == version)).one())
+        now = store.known(game)
+        row = store.log_entry(game.id, version)
         entry = {"text": ledger.told_page(now, now.state, [row])[0], "time": ledger.clock(row.created_at),
                  "undone": row.undone}
     steps = [(step, version + step) for step in STEPS if 0 <= version + step <= game.version]

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_t
 from flask_babel import gettext as _
 
 from .. import qr, store
+from ..live import BANKER, TV
 from ..rules.errors import N_, GameError
 from ..rules.networth import net_worths
 from ..rules.tournament import EventActor, ranking, standings
@@ -147,7 +148,8 @@ def live(code):
 
     return follow(tournament.code, _shown(), depends,
                   lambda state: render_template("tournament/_organiser.html",
-                                                **_organiser_context(code, state, 0, drawn["glance"])))
+                                                **_organiser_context(code, state, 0, drawn["glance"])),
+                  BANKER, browser("banker").digest)
 
 
 def _shown() -> int:
@@ -243,7 +245,8 @@ def live_me(code):
     if player is None:
         abort(403)
     return follow(tournament.code, _shown(), lambda state, version: version,
-                  lambda state: render_template("tournament/_me.html", **_me_context(code, state, player)))
+                  lambda state: render_template("tournament/_me.html", **_me_context(code, state, player)),
+                  ("seat", player), browser("seat").digest)
 
 
 @bp.post("/e/<code:code>/tv")
@@ -282,7 +285,7 @@ def live_tv(code, key):
     if tournament is None:
         return _not_this_tv()
     return follow(tournament.code, _shown(), lambda state, version: version,
-                  lambda state: render_template("tournament/_tv.html", **_tv_context(code, state)))
+                  lambda state: render_template("tournament/_tv.html", **_tv_context(code, state)), TV)
 
 
 def _not_this_tv():

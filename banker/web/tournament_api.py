@@ -12,7 +12,7 @@ from . import results
 from .api import _bearer, _body, error
 from .context import public_url
 from .narrate import refusal
-from .respond import BUSY_RETRY_SECONDS
+from .respond import BUSY_RETRY_SECONDS, status
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api/events")
 
@@ -29,7 +29,7 @@ def create():
     try:
         tournament, token = tournaments.create_tournament(data)
     except GameError as err:
-        return error(err.code, refusal(err, None), err.status)
+        return error(err.code, refusal(err, None), status(err))
     return jsonify(code=tournament.code, organiser_token=token,
                    register_url=public_url(url_for("tournament.register", code=tournament.code))), 201
 
@@ -44,10 +44,10 @@ def register(code):
         return error("unknown_field", _("A registration has no field %(field)s.", field=str(unknown[0])[:30]), 400)
     try:
         acted, token = tournaments.register(code, data.get("name"))
-    except LookupError:
+    except tournaments.TournamentNotFound:
         return _not_found(code)
     except GameError as err:
-        return error(err.code, refusal(err, None), err.status)
+        return error(err.code, refusal(err, None), status(err))
     except store.Busy:
         return _busy()
     return jsonify(player_id=acted.player, player_token=token), 201
@@ -66,7 +66,7 @@ def act(code):
     try:
         acted = tournaments.act(code, data, tournaments.ORGANISER)
     except GameError as err:
-        return error(err.code, refusal(err, None), err.status)
+        return error(err.code, refusal(err, None), status(err))
     except store.Busy:
         return _busy()
     return jsonify(version=acted.version, events=acted.effects, state=results.as_json(acted.state, code))

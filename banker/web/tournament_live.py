@@ -24,13 +24,13 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 
-from flask import Response, current_app, stream_with_context
+from flask import Response, current_app, request, stream_with_context
 
-from ..live import notifier
+from ..live import Full, turned_away
 from ..rules.errors import GameError
 from ..rules.tournament import EventActor, EventState
-from ..store import tournaments
-from ..store.engine import release
+from ..rules.tournament.state import MAX_EVENT_PLAYERS
+from ..store import notifier, release, tournaments
 
 # Seconds a screen's part waits after a write before it shows a table's change again.
 TABLES_SETTLE = 1.0
@@ -77,11 +77,18 @@ def newest_game(code: str):
 
 
 def follow(code: str, version: int, depends: Callable[[EventState, int], Hashable],
-           render: Callable[[EventState], str]) -> Response:
+           render: Callable[[EventState], str], holder: Hashable, browser: str | None = None) -> Response:
     """The live connection of one tournament screen that shows tournament `code` at `version`:
     `depends(state, version)` names what its part is made from, `render(state)` makes the part. It
     writes the part when that changed since the page (or the last write), and a comment every
-    LIVE_HEARTBEAT_SECONDS otherwise."""
+    LIVE_HEARTBEAT_SECONDS otherwise. It holds one of the process's live slots as a game's screens
+    do (live/slots.py), counted against `holder` (the organiser as BANKER, the TV as TV, a player's
+    phone as ("seat", player)) and the `browser` that holds it: 503 and a retry when a share is full."""
+    try:
+        give_back = current_app.extensions["banker.live"].take(
+            request.environ, tournaments.live_key(code), holder, browser, request.remote_addr, seats=MAX_EVENT_PLAYERS)
+    except Full as full:
+        return turned_away(tournaments.live_key(code), holder, full.reason)
     heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
     changes = notifier()
     changes.listen()
@@ -124,8 +131,10 @@ def follow(code: str, version: int, depends: Callable[[EventState, int], Hashabl
                 yield f"event: update\nid: {seen}\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
             release()
 
-    return Response(stream_with_context(events()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response = Response(stream_with_context(events()), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(give_back)
+    return response
 
 
 def _read(code: str) -> tuple[EventState | None, int]:

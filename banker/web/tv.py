@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from .. import store
 from ..live import TV, Gone, stream
-from .context import TvScreen, known
+from .context import TvScreen
 
 bp = Blueprint("tv", __name__, url_prefix="/tv/<code:code>/<key:key>")
 
@@ -20,7 +20,7 @@ def page(code, key):
     game = store.tv_game(code, key)
     if game is None:
         return _not_this_tv()
-    screen = TvScreen(known(game))
+    screen = TvScreen(store.known(game))
     response = Response(render_template("tv/page.html", key=key, **screen.context()))
     response.headers["Cache-Control"] = "no-store"  # its address holds the key
     return response
@@ -40,7 +40,7 @@ def live(code, key):
         game = store.tv_game(code, key)
         if game is None:
             raise Gone(render_template("tv/_gone.html"))
-        known(game)  # the version the page shows, read once
+        store.known(game)  # the version the page shows, read once
         return ("tv",), TvScreen
 
     return stream(code, check, TV)

@@ -3,7 +3,8 @@ walks (independent tests, which parallel workers can share).
 
 Before the game and as it starts: the home page (house rules open), the join page (open and
 closed), the lobby on the host and a phone, the first turn on the host and the phones (the folded
-forms open). Mid-game on the host and the phones: a buy offer, an auction, the card picker, a debt
+forms open). Mid-game on the host and the phones: a buy offer (and its price asked, on a phone that
+counts it itself, with a wrong answer told beside it), an auction, the card picker, a debt
 and an incoming trade. Around a seat and at the end: the trade composer, the host's seat panel and
 the banker's composer for a seat, the rejoin QR (and its page once replaced) and the "Take this
 seat" page; the end screens; the old phone of a seat taken by a new one; the error page.
@@ -239,6 +240,8 @@ def test_the_screens_of_a_turn_in_every_state_it_takes(contexts, server, artifac
     for stage in play_to_an_open_trade(server, code, host, ann, bob):
         if stage == "buy":
             sweep.phone(ann, "buy")
+            count_the_price(ann)
+            sweep.phone(ann, "buy-counting")
         elif stage == "auction":
             sweep.phone(ann, "auction")
             sweep.phone(bob, "auction-high-bidder")
@@ -252,6 +255,18 @@ def test_the_screens_of_a_turn_in_every_state_it_takes(contexts, server, artifac
         sweep.host(host, stage)
     assert sweep.screens[-1] == "host-trade", sweep.screens  # every stage was reached
     sweep.report()
+
+
+def count_the_price(ann):
+    """Ann turns "I count it myself" on: without a reload her phone asks for the price in place of
+    "Buy for $60", and a wrong one is answered beside the form with where the price is written."""
+    ann.locator("#counting").get_by_role("button", name="Turn it on").click()
+    question = ann.get_by_label("Baltic Avenue is for sale: how much does it cost?")
+    expect(question).to_be_visible()
+    expect(ann.get_by_role("button", name="Buy for $60")).to_be_hidden()
+    question.fill("6")
+    ann.locator("#turn form.count").get_by_role("button", name="Buy", exact=True).click()
+    expect(ann.locator("#turn .answer")).to_contain_text("printed on its square of the board")
 
 
 def test_the_screens_around_a_seat_and_at_the_end(contexts, server, artifacts):

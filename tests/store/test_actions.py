@@ -81,12 +81,12 @@ def test_an_in_process_actor_acts_as_named(app):
                                                                              ("banker", "undo", False)]
 
 
-def test_an_unknown_game_is_a_lookup_error(app):
+def test_an_unknown_game_is_game_not_found(app):
     new_table(2)
     for code in ("ZZZZZ", "zzzzz", "", "nope!", "ABCDEFGH", "ab cd"):
-        with pytest.raises(LookupError) as missing:
+        with pytest.raises(store.GameNotFound) as missing:
             store.act(code, {"type": "undo"}, actor=BANKER)
-        assert type(missing.value) is LookupError, code  # not UnknownSecret: no game at all
+        assert type(missing.value) is store.GameNotFound, code  # not UnknownSecret: no game at all
 
 
 def test_a_secret_nobody_holds_in_the_game_is_an_unknown_secret(app):
@@ -120,6 +120,8 @@ def test_a_refused_action_changes_nothing_and_announces_nothing(app, announced):
         with pytest.raises(GameError) as refused:
             store.act(table.code, body, secret)
         assert refused.value.code == code
+        # The game as the action read it, to word the refusal from (a nonce is refused before the read).
+        assert refused.value.state == (None if code == "bad_nonce" else GameState.from_dict(state)), code
     after = fresh(table.code)
     assert (after.version, after.state, len(events(table.code))) == (version, state, logged)
     assert announced == []

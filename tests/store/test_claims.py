@@ -83,7 +83,7 @@ def test_a_code_opens_its_seat_and_nothing_else(app):
     assert store.take_seat(table.code, code, phone) == 2
     assert store.visit(table.code, browser=phone)[1] == Actor(player=2)
     assert store.visit(table.code, browser=store.Browser(phone.key, "banker"))[1] is None
-    with pytest.raises(LookupError):  # a seat nobody holds has no code
+    with pytest.raises(store.SeatNotFound):  # a seat nobody holds has no code
         store.new_claim(fresh(table.code), 3)
 
 

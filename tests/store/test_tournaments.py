@@ -92,7 +92,7 @@ def test_a_refused_action_writes_nothing_and_an_unknown_tournament_is_not_found(
             tournaments.act(tournament.code, data, ORGANISER)
     assert db.session.scalar(select(func.count()).select_from(TournamentAction)) == before
     assert fresh(tournament.code).version == 0
-    with pytest.raises(LookupError):
+    with pytest.raises(tournaments.TournamentNotFound):
         tournaments.act("ZZZZZ", {"type": "seat_round"}, ORGANISER)
     with pytest.raises(GameError):
         tournaments.create_tournament({**SETTINGS, "rounds": 0})

@@ -3,6 +3,11 @@
 from html import unescape
 
 import pytest
+from sqlalchemy import event
+
+from banker import store
+from banker.models import db
+from banker.web import respond
 
 from .games import SCENARIOS, messages, ready, seat
 
@@ -108,6 +113,40 @@ def test_a_refused_form_says_why_and_changes_nothing(game, host, phone, screen, 
         assert 'class="message error"' in page
         assert says in messages(page)
     assert game.state() == before
+
+
+def test_a_refusal_is_worded_from_the_game_the_action_read(app, game, host):
+    """A refused action is worded from the game its one read found (its players' names, its
+    money), through the API and through a form: the games table is read no more for the words."""
+    reads, banker = [], host(game)
+    with app.app_context():
+        engine = db.engine
+
+    def listener(_connection, _cursor, statement, *_):
+        reads.append(statement)
+
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        answer = game.act(2, type="roll", dice=[3, 4])  # Bob's roll on Ann's turn
+        by_api, reads[:] = [s for s in reads if "FROM games" in s], []
+        page = banker.post({"type": "bank_pay", "player": 1, "amount": 0}, htmx=True)
+        by_form = [s for s in reads if "FROM games" in s]
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert answer.status_code == 409 and "Ann" in answer.get_json()["error"]["message"]
+    assert len(by_api) == 1  # the action's own read
+    assert page.status_code == 422 and "The amount must be from $1 to $1,000,000." in unescape(page.get_data(as_text=True))
+    assert len(by_form) == 2  # the page's visit, and the action's own read
+
+
+def test_a_key_error_from_a_bug_stays_a_bug_not_a_404(app):
+    """No such game is an error of its own, not Python's LookupError: a KeyError that a bug lets out
+    of an action is none of the failures the pages and the API answer (a 500, with its traceback)."""
+    assert not any(issubclass(KeyError, kind) for kind in respond.FAILURES)
+    with app.test_request_context("/api/games/ABCDE/actions", method="POST"):
+        assert respond.failed(store.GameNotFound("ABCDE"), "ABCDE")[1] == 404
+        with pytest.raises(KeyError):
+            respond.failed(KeyError("seat"), "ABCDE")
 
 
 def test_a_phone_without_a_seat_is_sent_to_the_join_page(game, stranger):

@@ -226,7 +226,9 @@ def test_the_picker_tells_what_repairs_cost_the_drawer_with_their_buildings(game
          (1, {"type": "set_buildings", "levels": {"37": 2, "39": 1}}),
          (1, {"type": "roll", "dice": [3, 5]}))  # from Boardwalk (39) to Chance (7), past GO
     does = {c[0]: c[4] for c in picker(phone(game, 1).page())}
-    assert does["ch_general_repairs"] == "−$75 (−$25 a house, −$100 a hotel)"
+    # Its total too, unless the phone counts it itself ("I count it myself", app.css shows one).
+    assert does["ch_general_repairs"] == ('<span class="unless-counting">−$75 (−$25 a house, −$100 a hotel)</span>'
+                                          '<span class="if-counting">−$25 a house, −$100 a hotel</span>')
 
 
 # Another card: one the app does not know, said by what it does

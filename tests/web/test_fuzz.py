@@ -75,7 +75,7 @@ SANE = {
     "effect": st.sampled_from([{"kind": "pay", "amount": 20}, {"kind": "move_to", "square": 39},
                                {"kind": "advance_to_nearest", "type": "railroad"}, {"kind": "go_to_jail"}]),
     "choice": st.sampled_from(["flat", "percent"]), "high_bid": st.integers(0, 50),
-    "name": st.sampled_from(["Cy", "Ann", "Dee"]), "token": st.sampled_from(TOKENS),
+    "name": st.sampled_from(["Cy", "Ann", "Dee"]), "token": st.sampled_from(TOKENS), "count": st.booleans(),
 }
 
 

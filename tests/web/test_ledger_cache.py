@@ -5,7 +5,7 @@ can show, however long the game."""
 import threading
 
 from banker import store
-from banker.live import memory
+from banker.store import memory
 from banker.web import ledger
 from banker.web.ledger import LruCache
 
@@ -43,7 +43,7 @@ def test_the_least_recently_used_value_goes_when_the_cache_is_full():
 
 
 def test_a_games_rows_stay_as_many_as_a_screen_can_show_however_long_the_game(app, client, monkeypatch):
-    """A long evening: the rows kept for a game are those of the newest entries the live memory
+    """A long evening: the rows kept for a game are those of the newest entries the store's memory
     keeps (RECENT, here 10) and a few more, not one per entry of the log; reading the whole log
     through the API adds none."""
     monkeypatch.setattr(memory, "RECENT", 10)

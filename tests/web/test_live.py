@@ -16,7 +16,7 @@ from banker.store import actions
 from banker.models import Game as GameRow
 from banker.models import db
 from banker.web import context, ledger
-from banker.web.context import PhoneScreen, TableScreen, known
+from banker.web.context import PhoneScreen, TableScreen
 from banker.live import render_parts
 from banker.live.screens import squeeze
 
@@ -247,7 +247,7 @@ def test_every_part_renders_from_its_own_pieces_alone(app, client, name):
     app.jinja_env.undefined = StrictUndefined
     try:
         with app.test_request_context():
-            row = known(store.find_game(game.code))
+            row = store.known(store.find_game(game.code))
             screens = [TableScreen(row, True), TableScreen(row, False), PhoneScreen(row, 1), PhoneScreen(row, 2)]
             for screen in screens:
                 assert set(render_parts(screen)) == set(screen.PARTS)
@@ -262,7 +262,7 @@ def test_a_part_builds_only_the_pieces_it_names(app, game, monkeypatch):
     monkeypatch.setattr(context, "holdings", not_needed)
     monkeypatch.setattr(context, "board_cells", not_needed)
     with app.test_request_context():
-        row = known(store.find_game(game.code))
+        row = store.known(store.find_game(game.code))
         assert PhoneScreen(row, 1).context(["history", "turn", "trades"])["history"] is not None
         assert TableScreen(row, True).context(["turn", "players", "history"])["turn_legal"]
         with pytest.raises(AssertionError):
@@ -325,7 +325,7 @@ def test_a_part_is_skipped_only_when_its_html_would_be_the_same(app, client, see
             who, action = next_move(game.state(), rng)
             game.act(who, **action)
             db.session.remove()
-            row = known(store.find_game(game.code))
+            row = store.known(store.find_game(game.code))
             for screen in (TableScreen(row, True), TableScreen(row, False), *(PhoneScreen(row, p) for p in (1, 2, 3))):
                 for part in screen.DEPENDS:
                     depends = screen.depends(part)
@@ -354,7 +354,7 @@ def _without_nested(screen, part: str, html: str) -> str:
 def _tracked_parts(game_code: str) -> dict:
     """Every part that names its dependencies, on every screen: {(screen, part): (dependencies, HTML)}."""
     db.session.remove()
-    row = known(store.find_game(game_code))
+    row = store.known(store.find_game(game_code))
     seats = [p.id for p in row.state.players]
     found = {}
     for screen in (TableScreen(row, True), TableScreen(row, False), *(PhoneScreen(row, p) for p in seats)):

@@ -126,6 +126,18 @@ def test_each_holder_in_a_game_each_game_and_each_browser_has_its_share():
     assert slots.take({}, "H16", ("seat", 1), "another browser")
 
 
+def test_a_tournament_has_a_share_as_wide_as_its_players_phones():
+    """A tournament's screens (web/tournament_live.py) count as a game's, but with a hundred
+    registered players its own share is their phones' and its hosts', not a game's 24."""
+    slots = Slots(SHARES)
+    for player in range(1, 41):  # forty phones between rounds, behind one router: more than a game's share
+        slots.take({}, "E1", ("seat", player), f"phone{player}", CLUB, seats=100)
+    for n in range(3):
+        slots.take({}, "E1", ("seat", 1), f"ann{n}", seats=100)
+    assert refusal(slots, "E1", ("seat", 1), "ann-5", seats=100) == "seat"  # a fifth phone on Ann's registration
+    assert slots.open == 43
+
+
 def test_screens_without_a_badge_stop_at_their_share_of_the_server_and_a_seat_still_gets_its_slot():
     """Any number of addresses, each under its own cap, following the host screens of many games:
     they hold a fifth of the slots at most, and the seated players and bankers the rest."""

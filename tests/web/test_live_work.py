@@ -227,7 +227,7 @@ def fresh(app, game_code: str, screen) -> dict[str, str]:
     """Every part of a screen drawn afresh, at the game's version now."""
     with app.test_request_context():
         g.live_marks = True
-        known = context.known(store.find_game(game_code))
+        known = store.known(store.find_game(game_code))
         return {name: html for name, (_, html) in render_parts(screen(known)).items()
                 if name not in screen(known).NESTED}
 

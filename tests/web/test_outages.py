@@ -19,8 +19,8 @@ from flask_babel import get_locale
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from banker.live import screens
-from banker.live.memory import Memory
 from banker.models import db
+from banker.store.memory import Memory
 from banker.store.engine import disk_full, outage
 
 from .test_live import Listener

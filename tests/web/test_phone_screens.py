@@ -9,7 +9,7 @@ import pytest
 
 from banker import store
 from banker.models import db
-from banker.web.context import PhoneScreen, known
+from banker.web.context import PhoneScreen
 
 from ..evenings import next_move
 from .games import BROWN, TO_CHANCE, new_game, page_form, play, rejoin_address, take_seat
@@ -170,7 +170,7 @@ def test_the_money_news_from_the_screen_before_is_the_money_news_read_afresh(app
             who, action = next_move(game.state(), rng)
             game.act(who, **action)
             db.session.remove()
-            row = known(store.find_game(game.code))
+            row = store.known(store.find_game(game.code))
             for seat in (1, 2, 3):
                 screen, fresh = PhoneScreen(row, seat), PhoneScreen(row, seat)
                 screen.previous = before.get(seat)

@@ -10,7 +10,6 @@ import pytest
 
 from banker import store
 from banker.rules.board import load_board
-from banker.web.context import known
 from banker.web.story import told_story
 
 from .games import new_game, play
@@ -43,7 +42,7 @@ EVENING = (
 
 def story_of(app, game):
     with app.test_request_context():
-        return told_story(known(store.find_game(game.code)))
+        return told_story(store.known(store.find_game(game.code)))
 
 
 @pytest.mark.storage  # the log's effects read back from JSON on each database

@@ -90,3 +90,25 @@ def _host_post(client, game: str, **fields) -> bool:
     answer = client.post(f"/t/{game}/act", data={"csrf_token": _token(client, f"/t/{game}"), **fields})
     assert answer.status_code in (200, 303), answer.get_data(as_text=True)
     return True
+
+
+def test_a_tournament_screen_holds_a_live_slot_until_it_closes(app):
+    """The event TV's live connections take the live slots a game's TV does (LIVE_PER_HOST of them):
+    one more is told to retry later, and a closed one gives its slot back."""
+    organiser = app.test_client()
+    made = post(organiser, "/events", "/events/new", name="Slots night", rounds="1", round_minutes="60",
+                table_size="4", scoring="net_worth", final="0", preset="official", edition="us")
+    code = made.headers["Location"].rsplit("/", 1)[1]
+    tv = organiser.post(f"/e/{code}/tv", data={"csrf_token": _token(organiser, f"/e/{code}")}).headers["Location"]
+    screens = [app.test_client().get(f"{tv}/live", buffered=False) for _ in range(app.config["LIVE_PER_HOST"])]
+    try:
+        assert [s.status_code for s in screens] == [200] * app.config["LIVE_PER_HOST"]
+        one_more = app.test_client().get(f"{tv}/live", buffered=False)
+        assert (one_more.status_code, one_more.headers.get("Retry-After")) == (503, "5")
+        one_more.close()
+        screens.pop().close()
+        screens.append(app.test_client().get(f"{tv}/live", buffered=False))
+        assert screens[-1].status_code == 200
+    finally:
+        for screen in reversed(screens):  # as test_live_slots.py says: the newest stream first
+            screen.close()

@@ -1,10 +1,11 @@
-"""What this process knows of each game it serves: the game at its newest version, in memory.
+"""What this process knows of each game it serves: the game at its newest version, in memory (the
+store's: the screens read a game from it, and the live path renders from it).
 
 A `Known` is one version of a game as the screens read it: its state (decoded once), its newest
 log entries, how many undos it has had and when it started. The database stays the truth. A
 commit in this process hands the new version to the memory (`committed`), which makes the next
 Known from the one before without reading anything; any other way a version can appear (another
-process's commit, heard through the notifier's relay; a database written behind this process's
+process's commit, relayed by the notifier; a database written behind this process's
 back; a gap between two commits handed over out of order) is caught up by reading the game once
 (`Known.read`), for every screen of the process at once.
 
@@ -43,6 +44,12 @@ class Entry(NamedTuple):
 
 # The columns of an Entry, in its order.
 ENTRY = (Event.seq, Event.type, Event.actor, Event.payload, Event.effects, Event.created_at, Event.undone)
+
+
+def log_entry(game_id: int, seq: int) -> Entry:
+    """Event `seq` of a game, read from the database (one further back than a Known keeps, or the
+    timeline's point)."""
+    return Entry(*db.session.execute(select(*ENTRY).where(Event.game_id == game_id, Event.seq == seq)).one())
 
 
 @dataclass(frozen=True, eq=False)
