@@ -1,6 +1,6 @@
 """The story of the game in a real browser: from the end screen on the host and on a phone at
 360 px, axe-clean, no sideways scrolling, the chart's words twice as large at 200% text and inside
-its drawing; every table readable at 360 px and with large text (its
+its drawing (and the bars' words); every table readable at 360 px and with large text (its
 rows as small cards); printed, the rows it leaves out counted. And a refused import, said where the
 home page opens. Screenshots in test-artifacts/story-*.png and import-refused.png."""
 
@@ -110,10 +110,21 @@ def test_the_story_at_360_px_and_printed_shows_every_row_or_says_how_many_are_le
     returns = page.locator("table.returns tbody tr")
     expect(returns).to_have_count(len(PURCHASES))
     # At 360 px, then with twice the text: every table's every cell on the screen, nothing cut off at
-    # the right, and each deed's figures named in its row.
+    # the right, and each deed's figures named in its row; the bars' words twice as large, inside
+    # their drawings.
+    bars = page.locator("svg.bars")
+    words = """(svgs) => svgs.flatMap((svg) => { const box = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('text')].map((t) => { const r = t.getBoundingClientRect();
+        return {text: t.textContent, height: r.height, inside: r.left >= box.left - .5 && r.right <= box.right + .5
+                                          && r.top >= box.top - .5 && r.bottom <= box.bottom + .5}; }); })"""
+    normal = bars.evaluate_all(words)
     for what in ("360 px", "360 px, 200% text"):
         if what.endswith("text"):
             text_at_200_percent(page)
+            large = bars.evaluate_all(words)
+            assert all(1.8 <= b["height"] / a["height"] <= 2.2 for a, b in zip(normal, large, strict=True))
+            assert all(w["inside"] for w in normal + large), [w for w in normal + large if not w["inside"]]
+            bars.last.screenshot(path=artifacts / "story-bars-200-percent.png")
         cut_off = page.evaluate(CUT_OFF)
         assert not cut_off, f"{what}: {cut_off}"
         assert page.evaluate("document.documentElement.scrollWidth") <= NARROW, what
