@@ -27,10 +27,11 @@ document.addEventListener("htmx:afterRequest", (event) => {
 
 // A payment box folds once its payment is applied (a details marked data-fold): left open, "Pay
 // someone" stayed open for the rest of the game. What the reader did to it is forgotten, so the
-// live update that follows draws it as the server does, folded; the form is cleared and a second
-// tap's question (templates/_second_tap.html) goes. Noted when the form is sent and done when its
-// answer comes, by the box's id: the live update may have come first and replaced the box, the form
-// and its question, and the events of a replaced element reach no listener here.
+// live update that follows draws it as the server does, folded; the form is cleared, what the
+// payment did (under the box) brought into view, and a second tap's question
+// (templates/_second_tap.html) goes. Noted when the form is sent and done when its answer comes, by
+// the box's id: the live update may have come first and replaced the box, the form and its
+// question, and the events of a replaced element reach no listener here.
 document.addEventListener("htmx:beforeSend", (event) => {
   const id = event.detail.elt.closest?.("details[data-fold]")?.id;
   const xhr = event.detail.xhr;
@@ -43,6 +44,9 @@ document.addEventListener("htmx:beforeSend", (event) => {
     delete toggled[id];
     box.querySelectorAll(".answer").forEach((place) => place.remove());
     box.querySelector("form")?.reset();
+    // Its answer, under it, was under the open box: it came up with the folding.
+    const answer = box.nextElementSibling;
+    if (answer?.matches(".answer")) answer.scrollIntoView({ block: "nearest" });
   });
 });
 
@@ -76,16 +80,33 @@ document.addEventListener("animationend", (event) => {
   if (event.animationName === "settle" && event.target.matches(".message")) event.target.remove();
 });
 
-// A form's answer never lies over a button. A refusal, which must be read, goes into the page under
-// the form it answers, scrolled into view in its column, and the next try at any form clears it. A
-// confirmation shows in #message: the host's wide screen keeps it in its top bar (app.css); on a
-// phone it floats at the foot and lets taps through.
-function answerPlace(form) {
+// A form's answer never lies over a control: it is said in the page, under the form it answers (the
+// confirmation of a box that folds once applied, under the box), scrolled into view in its column
+// (not a confirmation in the turn panel, whose top comes into view: above), and the next try at any
+// form clears it. Only the host's top bar on a wide screen holds a confirmation instead (app.css,
+// --holds-answers), in view there and over nothing. A live update that redraws that part of the
+// page brings the answer along (its place's key: the form's or box's id, or the deed's row,
+// data-square, in the nearest part with an id); where that is gone, into #message, atop the page.
+function answerKey(spot) {
+  if (spot.id) return `#${CSS.escape(spot.id)}`;
+  const lot = spot.closest("[data-square]");
+  const part = lot?.parentElement.closest("[id]");
+  return part ? `#${CSS.escape(part.id)} [data-square="${CSS.escape(lot.dataset.square)}"]` : "";
+}
+function placeAnswer(place, spot) {
+  if (spot.id || !spot.matches("[data-square]")) spot.after(place);
+  else spot.append(place);
+}
+function answerPlace(form, confirms = false) {
   const box = document.getElementById("message");
-  if (!form?.isConnected) return box;
+  const barHolds = box && getComputedStyle(box).getPropertyValue("--holds-answers").trim();
+  if (!form?.isConnected || (confirms && barHolds)) return box;
+  const after = (confirms && form.closest("details[data-fold]")) || form.closest(".row") || form;
+  const key = answerKey(after);
   const place = document.createElement("div");
   place.className = "answer";
-  (form.closest(".row") ?? form).after(place);
+  place.dataset.key = key;
+  placeAnswer(place, after.id || !key ? after : after.closest("[data-square]"));
   return place;
 }
 // (Not the answer holding the form being sent: a payment's second tap, which goes once applied.)
@@ -93,14 +114,33 @@ document.addEventListener("htmx:confirm", (event) => document.querySelectorAll("
   if (!place.contains(event.detail.elt)) place.remove();
 }));
 document.addEventListener("htmx:beforeSwap", (event) => {
-  if (event.detail.isError && event.detail.target?.id === "message") {
-    event.detail.target = answerPlace(event.detail.requestConfig?.elt?.closest("form"));
-  }
+  if (event.detail.target?.id !== "message") return;
+  const form = event.detail.requestConfig?.elt?.closest("form");
+  event.detail.target = answerPlace(form, !event.detail.isError);
 });
 document.addEventListener("htmx:afterSwap", (event) => {
   const target = event.detail.target;
-  const place = target?.matches?.(".answer") ? target : askedAgain(event) ? target.nextElementSibling : null;
+  const said = target?.matches?.(".answer") && (target.querySelector(".error") || !target.closest("#turn"));
+  const place = said ? target : askedAgain(event) ? target.nextElementSibling : null;
   place?.scrollIntoView({ block: "nearest" });
+});
+// An answer being read stays where it is on the screen: what the update changed above it moves the
+// page, not the answer (the browser's own scroll anchoring loses its anchor with the redrawn part).
+let reading = [];
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  const part = event.detail.target;
+  const fresh = event.detail.fragment;
+  part?.querySelectorAll?.(".answer:has(.message)").forEach((place) => {
+    const spot = place.dataset.key && fresh.querySelector?.(place.dataset.key);
+    const { top, bottom } = place.getBoundingClientRect();
+    if (spot && bottom > 0 && top < innerHeight) reading.push({ place, top });
+    if (spot) placeAnswer(place, spot);
+    else document.getElementById("message")?.append(...place.children);
+  });
+});
+document.addEventListener("htmx:sseMessage", () => {
+  reading.forEach(({ place, top }) => scrollBy(0, place.getBoundingClientRect().top - top));
+  reading = [];
 });
 
 // A tap's confirmation goes once the turn panel's latest line, in view, says the same (the live
@@ -112,7 +152,7 @@ function dropRepeatedMessage() {
   const box = latest.getBoundingClientRect();
   if (box.bottom <= 0 || box.top >= window.innerHeight) return;
   const said = latest.textContent.trim();
-  document.querySelectorAll("#message .message.ok").forEach((message) => {
+  document.querySelectorAll("#message .message.ok, .answer .message.ok").forEach((message) => {
     if (said.includes(message.textContent.trim())) message.remove();
   });
 }

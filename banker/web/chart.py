@@ -16,9 +16,12 @@ from ..store import Known
 from .amounts import money
 
 # A 480-wide drawing with 20-unit text reads at about 13 px on a 320 px phone and scales up. The
-# plot runs from PAD below the top to PAD above the bottom, with the turn axis's labels and title
-# under it; the left margin is as wide as the longest money label.
+# plot runs from PAD below the top to PAD above the bottom, with the turn axis's labels under it.
+# The labels' size is the reader's (app.css: 20 units at the page's usual text size), so they grow
+# with a phone's large-text setting, up to GROWTH times: the money labels stand inside the plot, on
+# their lines, and the plot leaves room at its ends for the turn labels at that size.
 WIDTH, HEIGHT, PAD, TEXT = 480, 320, 56, 20
+GROWTH = 2
 # The widest a label's character may be, as a share of the font size: a digit is 0.64 of it in
 # DejaVu Sans, the widest of the phones' and laptops' usual fonts (0.55 to 0.62 elsewhere).
 CHAR_WIDTH = 0.65
@@ -237,8 +240,8 @@ def worth_chart(game: Known, players: list, marks: list = (), log=None) -> Worth
     turn_step = nice_step(turns, 6)
     money_labels = [(value, money(value, currency)) for value in range(0, money_top + 1, money_step)]
     turn_labels = [(turn, str(turn)) for turn in range(0, turns + 1, turn_step)]
-    left = math.ceil(2 * GAP + max(label_width(label) for _, label in money_labels))
-    right = math.floor(WIDTH - GAP - label_width(str(turns)) / 2)
+    left = math.ceil(GAP + GROWTH * label_width("0") / 2)
+    right = math.floor(WIDTH - GAP - GROWTH * label_width(str(turns)) / 2)
     top, bottom = PAD, HEIGHT - PAD
 
     def x(turn: float) -> float:

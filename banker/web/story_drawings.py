@@ -9,11 +9,13 @@ from dataclasses import dataclass
 
 from ..rules.board import Board
 from .amounts import money
-from .chart import GAP, TEXT, label_width
+from .chart import GAP, GROWTH, TEXT, label_width
 
 WIDTH = 480  # as the net-worth chart: 20-unit text reads at about 13 px on a 320 px phone
 BAR = 18  # a bar's thickness, under its name
-ROW = TEXT + 6 + BAR + 12  # a name, the bar under it, and room before the next
+# A name (the bars' words are the reader's size, app.css: room for them at GROWTH times the drawing's
+# 20 units), the bar under it, and room before the next.
+ROW = GROWTH * TEXT + 6 + BAR + 12
 BAND_GAP = 10  # between two players' blocks in the flow
 CELL = 44  # a square of the landings' board; eleven across
 SCALE = 5  # the landings' colour scale: steps shown in the board's middle
@@ -45,13 +47,13 @@ def bars(rows: list[tuple[str, int, str]], currency: str) -> Bars:
     """Horizontal bars, one per (label, amount, css) row, the longest as long as the drawing
     leaves after the widest amount's label."""
     values = [money(amount, currency) for _, amount, _ in rows]
-    room = WIDTH - GAP - max((label_width(v) for v in values), default=0)
+    room = WIDTH - GAP - GROWTH * max((label_width(v) for v in values), default=0)
     top = max((amount for _, amount, _ in rows), default=0) or 1
     placed = []
     for n, ((label, amount, css), value) in enumerate(zip(rows, values)):
         length = max(round(room * amount / top), 2 if amount else 0)
-        placed.append(BarRow(label, value, css, n * ROW + TEXT, length, length + GAP))
-    return Bars(WIDTH, len(rows) * ROW, TEXT, BAR, placed)
+        placed.append(BarRow(label, value, css, n * ROW + GROWTH * TEXT, length, length + GAP))
+    return Bars(WIDTH, len(rows) * ROW + GAP, TEXT, BAR, placed)  # GAP: under the last amount at its largest
 
 
 @dataclass(frozen=True)

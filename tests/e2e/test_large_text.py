@@ -8,6 +8,8 @@ font sizes (the stylesheet sizes text in rem), while the layout viewport stays 3
 page zoom or a device scale factor would instead shrink the viewport in CSS px, which the narrow
 layout already covers; it is not what "large text" does. Screenshots in test-artifacts/large-*.png."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -18,6 +20,7 @@ from .test_buildings import player_id, store_act
 pytestmark = pytest.mark.e2e
 
 SCREEN = {"width": NARROW, "height": 740}
+ORIENTAL, CHANCE, VERMONT, READING = 6, 7, 8, 5
 
 # Whether each element is wholly inside the screen (scrolled as the page is now).
 IN_VIEW = """(elements) => elements.map((e) => { const r = e.getBoundingClientRect();
@@ -30,6 +33,22 @@ return [...document.querySelectorAll('h1, h2, h3')].filter((h) => h.checkVisibil
 
 def in_view(page, selector: str) -> bool:
     return all(page.locator(selector).evaluate_all(IN_VIEW))
+
+
+def told(page, control, where, said: str, cash: str, shot, press: str = "tap") -> None:
+    """A tap on `control`: what it did is said in the page, in `where` (under what was tapped), and
+    once the live update has brought the new `cash` (a [data-cash] selector) it is still there, in
+    view, and lies over no control."""
+    control.scroll_into_view_if_needed()
+    getattr(control, press)()
+    message = where.locator(".message.ok")
+    expect(message).to_contain_text(said, timeout=LIVE)
+    expect(page.locator(cash)).to_have_count(1, timeout=LIVE)
+    expect(message).to_contain_text(said)
+    assert all(message.evaluate_all(IN_VIEW))
+    assert controls_under_messages(page)["under"] == []
+    if shot:
+        page.screenshot(path=shot)
 
 
 def large(page) -> None:
@@ -78,6 +97,38 @@ def test_a_phone_at_200_percent_text(contexts, server, artifacts):
         bob.wait_for_timeout(200)
     assert in_view(bob, "#news h2")
     bob.screenshot(path=artifacts / "large-bought.png")
+
+    # The light blues complete (the banker puts Bob's token where the dice would have; Bob has $1,180
+    # left): a mortgage, a build and a payment in the wallet, each told under what was tapped, and
+    # kept there, in view and over no control, by the live update that follows.
+    banker, seat = Actor(banker=True), Actor(player=ids["Bob"])
+    for before, dice in ((CHANCE, [1, 1]), (READING, [1, 2])):
+        store_act(server, code, banker, type="move", player=ids["Bob"], square=before)
+        store_act(server, code, seat, type="roll", dice=dice)
+        store_act(server, code, seat, type="buy")
+    blues = bob.locator('#wallet [data-group="light_blue"]')
+    expect(blues.locator("summary")).to_contain_text("3 of 3", timeout=LIVE)
+    vermont, oriental = (blues.locator(f'.lot[data-square="{n}"]') for n in (VERMONT, ORIENTAL))
+    told(bob, vermont.get_by_role("button", name=re.compile("^Mortgage")), vermont.locator(".answer"), "Bob mortgaged Vermont Avenue",
+         '#wallet [data-cash="1230"]', artifacts / "large-mortgaged.png")
+    told(bob, vermont.get_by_role("button", name=re.compile("^Repay")), vermont.locator(".answer"), "Bob repaid",
+         '#wallet [data-cash="1175"]', None)
+    told(bob, oriental.get_by_role("button", name=re.compile("^Build")), oriental.locator(".answer"), "Bob built a house on Oriental",
+         '#wallet [data-cash="1125"]', artifacts / "large-built.png")
+    pay = bob.locator("#pay-box")
+    pay.locator("summary").tap()
+    pay.get_by_label("To").select_option(label="the bank")
+    pay.get_by_label("Amount").fill("10")
+    told(bob, pay.get_by_role("button", name="Pay"), bob.locator("#pay-box + .answer"), "Bob paid the bank $10.",
+         '#wallet [data-cash="1115"]', artifacts / "large-paid.png")
+
+    # The host at the same size: the bank's payment, told under its form.
+    large(host)
+    tools = host.locator("#bank-tools-box")
+    tools.locator("summary").click()
+    tools.get_by_label("Amount").fill("5")
+    told(host, tools.get_by_role("button", name="Bank pays"), host.locator("#bank-tools + .answer"),
+         "The bank paid Ann $5.", f'#balances [data-player="{ids["Ann"]}"] [data-cash="1485"]', artifacts / "large-host-paid.png", press="click")
 
     # No heading breaks inside a word: the join page in French (« Rejoindre »), in Japanese, and the
     # phone's own screen.

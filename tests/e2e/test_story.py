@@ -1,5 +1,6 @@
 """The story of the game in a real browser: from the end screen on the host and on a phone at
-360 px, axe-clean, no sideways scrolling; every table readable at 360 px and with large text (its
+360 px, axe-clean, no sideways scrolling, the chart's words twice as large at 200% text and inside
+its drawing (and the bars' words); every table readable at 360 px and with large text (its
 rows as small cards); printed, the rows it leaves out counted. And a refused import, said where the
 home page opens. Screenshots in test-artifacts/story-*.png and import-refused.png."""
 
@@ -10,6 +11,7 @@ from playwright.sync_api import expect
 
 from ..web.test_story import EVENING
 from .conftest import DESKTOP, NARROW, check_accessible, start_game, text_at_200_percent
+from .test_end_and_assets import chart_labels_outside
 from .test_buildings import player_id, store_act
 
 pytestmark = pytest.mark.e2e
@@ -43,6 +45,16 @@ def test_the_story_from_the_end_screens_on_the_host_and_a_phone(contexts, server
     assert ann.evaluate("document.documentElement.scrollWidth") <= NARROW
     check_accessible(ann, "the story on a phone")
     ann.screenshot(path=artifacts / "story-phone-360.png", full_page=True)
+    # The chart's words are the reader's size: at 200% text twice as large on the screen, inside the
+    # drawing (chart.py leaves them room), and the page no wider.
+    chart = ann.locator(".worth-chart")
+    sizes = "(svg) => [...svg.querySelectorAll('text.tick, text.axis-title')].map((t) => t.getBoundingClientRect().height)"
+    normal = chart.evaluate(sizes)
+    text_at_200_percent(ann)
+    assert all(1.8 <= large / small <= 2.2 for small, large in zip(normal, chart.evaluate(sizes), strict=True))
+    assert chart_labels_outside(ann) == []
+    assert ann.evaluate("document.documentElement.scrollWidth") <= NARROW
+    chart.screenshot(path=artifacts / "story-chart-200-percent.png")
 
 
 # The deeds Ann and Maximiliana buy in turn (each rolled onto with 1 + 2, the banker moving the token
@@ -98,10 +110,21 @@ def test_the_story_at_360_px_and_printed_shows_every_row_or_says_how_many_are_le
     returns = page.locator("table.returns tbody tr")
     expect(returns).to_have_count(len(PURCHASES))
     # At 360 px, then with twice the text: every table's every cell on the screen, nothing cut off at
-    # the right, and each deed's figures named in its row.
+    # the right, and each deed's figures named in its row; the bars' words twice as large, inside
+    # their drawings.
+    bars = page.locator("svg.bars")
+    words = """(svgs) => svgs.flatMap((svg) => { const box = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('text')].map((t) => { const r = t.getBoundingClientRect();
+        return {text: t.textContent, height: r.height, inside: r.left >= box.left - .5 && r.right <= box.right + .5
+                                          && r.top >= box.top - .5 && r.bottom <= box.bottom + .5}; }); })"""
+    normal = bars.evaluate_all(words)
     for what in ("360 px", "360 px, 200% text"):
         if what.endswith("text"):
             text_at_200_percent(page)
+            large = bars.evaluate_all(words)
+            assert all(1.8 <= b["height"] / a["height"] <= 2.2 for a, b in zip(normal, large, strict=True))
+            assert all(w["inside"] for w in normal + large), [w for w in normal + large if not w["inside"]]
+            bars.last.screenshot(path=artifacts / "story-bars-200-percent.png")
         cut_off = page.evaluate(CUT_OFF)
         assert not cut_off, f"{what}: {cut_off}"
         assert page.evaluate("document.documentElement.scrollWidth") <= NARROW, what

@@ -49,11 +49,14 @@ def drawing(page: str) -> ET.Element:
     return ET.fromstring(svg[:svg.index("</svg>") + len("</svg>")])
 
 
-def extent(text: ET.Element) -> tuple[float, float, float, float]:
-    """(left, top, right, bottom) of a label, its glyphs GLYPH wide and the font size tall."""
-    x, y, size = float(text.get("x")), float(text.get("y")), float(text.get("font-size"))
+def extent(text: ET.Element, growth: float = 1) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of a label, its glyphs GLYPH wide and the font size tall, its font
+    size `growth` times the drawing's (the reader's larger text)."""
+    x, y, size = float(text.get("x")), float(text.get("y")), float(text.get("font-size")) * growth
     width = len(text.text) * GLYPH * size
     left = {"start": x, "middle": x - width / 2, "end": x - width}[text.get("text-anchor", "start")]
+    if text.get("dominant-baseline") == "hanging":
+        return left, y, left + width, y + 1.1 * size
     return left, y - size, left + width, y + 0.25 * size  # a descender below the baseline
 
 
@@ -61,7 +64,7 @@ def extent(text: ET.Element) -> tuple[float, float, float, float]:
     (1500, 1, "$1,500", "2"), (3736, 1, "$4,000", "2"), (12_345, 1, "$15,000", "2"),
     (99_999, 1, "$100,000", "2"), (99_999, 104, "$100,000", "100"),
 ])
-def test_every_label_fits_inside_the_drawing_for_totals_up_to_five_digits(client, host, worth, turns, top_label,
+def test_every_label_fits_inside_the_drawing_for_totals_up_to_five_digits_at_twice_the_text_size(client, host, worth, turns, top_label,
                                                                           last_turn):
     svg = drawing(ended(client, host, worth, turns))
     _, _, width, height = map(float, svg.get("viewBox").split())
@@ -69,8 +72,9 @@ def test_every_label_fits_inside_the_drawing_for_totals_up_to_five_digits(client
     assert [t.text for t in labels if t.text.startswith("$")][-1] == top_label  # the longest
     assert [t.text for t in labels if t.text.isdigit()][-1] == last_turn
     for text in labels:
-        left, top, right, bottom = extent(text)
-        assert 0 <= left and right <= width and 0 <= top and bottom <= height, (text.text, left, right)
+        for growth in (1, chart.GROWTH):  # the reader's text, as usual and at its largest (200%)
+            left, top, right, bottom = extent(text, growth)
+            assert 0 <= left and right <= width and 0 <= top and bottom <= height, (text.text, growth, left, right)
 
 
 @pytest.mark.parametrize(("top", "parts", "step"), [(1, 5, 1), (1500, 5, 500), (3000, 5, 1000), (3736, 5, 1000),
