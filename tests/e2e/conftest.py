@@ -273,9 +273,8 @@ class Pool:
     """Browser contexts kept open for the session, each with a blank page of its own that keeps its
     renderer running, and lent to one test at a time by the options they were opened with.
 
-    A fresh context costs Chromium a new renderer process: opening one, loading a page and closing it
-    took 1.26 s against 0.46 s for a new page in a context kept open, on the 2-core machine shared
-    with other work (benchmarks/e2e_pages.py). A context comes
+    A fresh context costs Chromium a new renderer process: opening one and loading a page took 2.1
+    s against 0.8 s for a new page in a context kept open (benchmarks/e2e_pages.py). A context comes
     back with its pages closed (their listeners and live connections with them) and its cookies,
     storage, HTTP cache, permissions and routes cleared, so the next test starts as in a new one. A
     test changes its pages, not their context (an init script goes on the page)."""
