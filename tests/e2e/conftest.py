@@ -269,71 +269,19 @@ def browser():
         chromium.close()
 
 
-class Pool:
-    """Browser contexts kept open for the session, each with a blank page of its own that keeps its
-    renderer running, and lent to one test at a time by the options they were opened with.
-
-    A fresh context costs Chromium a new renderer process: opening one, loading a page and closing it
-    took 1.26 s against 0.46 s for a new page in a context kept open, on the 2-core machine shared
-    with other work (benchmarks/e2e_pages.py). A context comes
-    back with its pages closed (their listeners and live connections with them) and its cookies,
-    storage, HTTP cache, permissions and routes cleared, so the next test starts as in a new one. A
-    test changes its pages, not their context (an init script goes on the page)."""
+class Contexts:
+    """Opens browser contexts that may only talk to the test server, and records what went wrong."""
 
     def __init__(self, browser, server):
         self.browser, self.server = browser, server
-        self.free: dict[str, list] = {}
-
-    def take(self, options: dict):
-        """A context opened with these options, and its key (None: not to be given back)."""
-        if "storage_state" in options:  # a context that starts with a browser's cookies and storage
-            return self._open(options), None
-        key = repr(sorted(options.items()))
-        if self.free.get(key):
-            return self.free[key].pop(), key
-        context = self._open(options)
-        keeper = context.new_page()
-        context.cdp = context.new_cdp_session(keeper)
-        return context, key
-
-    def _open(self, options: dict):
-        context = self.browser.new_context(base_url=self.server.url, **options)
-        context.set_default_timeout(10_000)
-        return context
-
-    def give_back(self, context, key) -> None:
-        for page in context.pages[1:]:
-            page.close()
-        context.clear_cookies()
-        context.clear_permissions()
-        context.unroute_all()
-        context.cdp.send("Storage.clearDataForOrigin", {"origin": self.server.url, "storageTypes": "all"})
-        context.cdp.send("Network.clearBrowserCache")
-        self.free.setdefault(key, []).append(context)
-
-    def close(self) -> None:
-        for contexts in self.free.values():
-            for context in contexts:
-                context.close()
-
-
-class Contexts:
-    """Opens browser contexts that may only talk to the test server, and records what went wrong.
-    With a pool (the session's server), contexts are borrowed from it and given back at the end."""
-
-    def __init__(self, browser, server, pool: Pool | None = None):
-        self.browser, self.server, self.pool = browser, server, pool
-        self.opened = []               # (context, its key in the pool, or None to close it)
+        self.opened = []
         self.blocked: list[str] = []   # requests to anywhere but the test server
         self.errors: list[str] = []    # uncaught page errors and console errors
         self.loads: dict[str, list[str]] = {}  # every page load, per page (htmx swaps are not loads)
 
     def page(self, name: str, **options):
-        if self.pool:
-            context, key = self.pool.take(options)
-        else:
-            context, key = self.browser.new_context(base_url=self.server.url, **options), None
-            context.set_default_timeout(10_000)
+        context = self.browser.new_context(base_url=self.server.url, **options)
+        context.set_default_timeout(10_000)
         context.on("request", self._only_local)
         page = context.new_page()
         self.loads[name] = []
@@ -341,7 +289,7 @@ class Contexts:
                 and self.loads[name].append(urlsplit(frame.url).path))
         page.on("pageerror", lambda error: self.errors.append(f"{name}: {error}"))
         page.on("console", lambda msg: self._console(name, msg))
-        self.opened.append((context, key))
+        self.opened.append(context)
         return page
 
     def _console(self, name: str, msg) -> None:
@@ -360,12 +308,8 @@ class Contexts:
             self.blocked.append(request.url)
 
     def close(self):
-        for context, key in self.opened:
-            context.remove_listener("request", self._only_local)
-            if key is None:
-                context.close()
-            else:
-                self.pool.give_back(context, key)
+        for context in self.opened:
+            context.close()
 
 
 @pytest.hookimpl(wrapper=True)
@@ -377,16 +321,9 @@ def pytest_runtest_call(item):
     return result
 
 
-@pytest.fixture(scope="session")
-def pool(browser, server):
-    kept = Pool(browser, server)
-    yield kept
-    kept.close()
-
-
 @pytest.fixture
-def contexts(browser, server, pool):
-    opened = Contexts(browser, server, pool)
+def contexts(browser, server):
+    opened = Contexts(browser, server)
     yield opened
     opened.close()
 

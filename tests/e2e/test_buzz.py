@@ -31,7 +31,7 @@ def buzzes(phone) -> list:
 def test_a_phone_buzzes_when_its_player_is_needed_only_and_not_once_turned_off(contexts):
     host, code, (ann, bob) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
     for phone in (ann, bob):
-        phone.add_init_script(COUNT_BUZZES)
+        phone.context.add_init_script(COUNT_BUZZES)
         phone.reload()
         expect(phone.get_by_label("Vibrate")).to_be_checked()  # on by default; the sound is not
         expect(phone.get_by_label("Sound")).not_to_be_checked()
@@ -87,7 +87,7 @@ def test_a_browser_that_cannot_vibrate_says_so(contexts):
     host.goto("/")
     host.get_by_role("button", name="Create game").click()
     ann = contexts.page("phone", **PHONE)
-    ann.add_init_script(NO_VIBRATION)
+    ann.context.add_init_script(NO_VIBRATION)
     join(ann, host.locator(".join-panel .url").inner_text(), "Ann", "Car")
     expect(ann.get_by_label("Vibrate")).to_be_disabled()
     expect(ann.get_by_text("This phone's browser cannot vibrate.")).to_be_visible()
@@ -118,7 +118,7 @@ def test_a_phone_does_not_buzz_for_its_own_taps_but_does_when_the_banker_acts_fo
     for square in (1, 3):  # 1 + 1 twice: past Go onto Mediterranean, then Baltic Avenue; each bought
         assert store_act(server, code, ann_id, type="roll", dice=[1, 1]).player(ann_id).position == square
         store_act(server, code, ann_id, type="buy")
-    ann.add_init_script(COUNT_BUZZES)
+    ann.context.add_init_script(COUNT_BUZZES)
     ann.reload()
     cash = ann.locator("#wallet [data-cash]")
     expect(cash).to_have_attribute("data-cash", str(1500 + 200 - 60 - 60))
