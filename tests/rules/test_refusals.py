@@ -1,13 +1,18 @@
 """Every refusal of tests/refusals.py, decided by the rules alone: the state its steps lead to
-refuses the action with an error of its status and a code, and is left as it was. (The sentence
+refuses the action with an error of its kind (the API's status: 400 malformed, 403 not this actor's,
+409 illegal now, web/respond.STATUS) and a code, and is left as it was. (The sentence
 each refusal reads as, and a few of them through the API, are the web's: tests/web/test_bad_input.py.)"""
 
 import pytest
 
-from banker.rules import GameError, apply, parse
+from banker.rules import ActionError, GameError, NotAllowed, RuleError, apply, parse
 
 from ..refusals import REFUSALS
 from . import BANKER, as_actor, edition_settings, play, started
+
+
+# Each status of the table, by the kind of refusal the rules raise for it.
+KINDS = {400: ActionError, 403: NotAllowed, 409: RuleError}
 
 
 def seat_or_banker(who):
@@ -31,10 +36,10 @@ def refused(state, who, action: dict) -> GameError:
 
 
 @pytest.mark.parametrize("rules, steps, who, action, status, says", REFUSALS)
-def test_each_refusal_has_its_status_and_a_code_and_changes_nothing(rules, steps, who, action, status, says):
+def test_each_refusal_has_its_kind_and_a_code_and_changes_nothing(rules, steps, who, action, status, says):
     state = reached(rules, steps)
     before = state.to_dict()
     error = refused(state, who, action)
-    assert error.status == status, (error.code, str(error))
+    assert type(error) is KINDS[status], (error.code, str(error))
     assert error.code
     assert state.to_dict() == before
