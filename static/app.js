@@ -71,9 +71,10 @@ document.addEventListener("toggle", (event) => {
   if (box.bottom > foot) column.scrollBy({ top: Math.min(box.bottom - foot, box.top - top) });
 }, true);  // toggle does not bubble
 
-// A message is dismissed by tapping it, and leaves the page once it has faded (app.css, settle).
+// A message is dismissed by tapping it, and leaves the page once it has faded (app.css, settle);
+// a lasting one (what the page is there to say) stays.
 document.addEventListener("click", (event) => {
-  const message = event.target.closest && event.target.closest(".message");
+  const message = event.target.closest && event.target.closest(".message:not(.lasting)");
   if (message) message.remove();
 });
 document.addEventListener("animationend", (event) => {

@@ -83,6 +83,8 @@ def pass_turn(state: GameState, player_id: int, effects: list) -> None:
     """The turn goes to the next seat still in; after the last turn's call, the game ends instead
     once every seat still in has had as many turns as the first."""
     if state.last_turn and turns_even(state):
+        if state.player(player_id).bankrupt:  # the turn is never left with a bankrupt, even at the end
+            state.turn = next_player(state, player_id)
         finish(state, effects)
         return
     state.turn = next_player(state, player_id)

@@ -325,6 +325,10 @@ def test_the_screens_of_a_turn_in_every_state_then_around_a_seat_and_at_the_end(
     # The error page: no such game.
     visitor.goto("/t/NOSUCH")
     expect(visitor.get_by_role("alert")).to_have_text("No such game or page. Check the code.")
+    # What the page is there to say stays: it neither fades (an action's outcome does) nor goes on a tap.
+    expect(visitor.get_by_role("alert")).to_have_css("animation-name", "none")
+    visitor.get_by_role("alert").click()
+    expect(visitor.get_by_role("alert")).to_be_visible()
     sweep.phone(visitor, "404")
     sweep.host(visitor, "404", [size for size in HOST_SIZES if size not in PHONE_SIZES])  # 360 px swept above
 

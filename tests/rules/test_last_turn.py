@@ -100,6 +100,7 @@ def test_a_bankruptcy_that_completes_the_round_ends_the_game():
     effects = game.do(CY, "bankrupt")
     assert game.state.status == "ended" and [e["kind"] for e in effects][-1] == "ended"
     assert {s["player"] for s in game.state.standings} == {ANN, BOB, CY}
+    assert game.state.turn == ANN  # not left with the bankrupt (test_stateful's invariant found it)
     assert replays(game)
 
 

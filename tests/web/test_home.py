@@ -129,7 +129,7 @@ def test_a_bad_setting_on_the_home_form_is_a_422_with_the_message_and_no_game(ap
     response = client.post(form.action, data=form.data(**typed))
     assert response.status_code == 422
     page = unescape(response.get_data(as_text=True))
-    assert f'<p class="message error" role="alert">{says}</p>' in page
+    assert f'<p class="message error lasting" role="alert">{says}</p>' in page
     assert "Traceback" not in page
     again = only_form(page)  # the form comes back with what was typed
     assert all(again.get(k) == v for k, v in typed.items() if k in ("start_cash", "go_salary", "time_limit_minutes"))
