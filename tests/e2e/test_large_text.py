@@ -13,7 +13,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LIVE, NARROW, check_accessible, controls_under_messages, roll, start_game, text_at_200_percent
+from .conftest import (LIVE, NARROW, check_accessible, controls_under_messages, join, roll, start_game,
+                       text_at_200_percent)
 from .test_board_tiles import WORDS
 from .test_buildings import player_id, store_act
 
@@ -138,4 +139,17 @@ def test_a_phone_at_200_percent_text(contexts, server, artifacts):
         large(bob)
         assert bob.evaluate(BROKEN_WORDS) == [], lang
     bob.screenshot(path=artifacts / "large-join-ja.png")
+
+    # A new game's lobby: the one thing asked of a phone, its opening roll, comes before who is at
+    # the table, and its dice begin on the first screen (the play-test found them below the fold;
+    # the two dice's tap grids at 200% are taller than a phone: the form starts on the first screen).
+    host.goto("/")
+    host.get_by_role("button", name="Create game").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]+$"))
+    join(bob, host.locator(".join-panel .url").inner_text() + "?lang=en", "Bob", "Dog")
+    large(bob)
+    expect(bob.get_by_role("button", name="Send my roll")).to_be_visible(timeout=LIVE)
+    bob.screenshot(path=artifacts / "large-lobby.png")
+    form = bob.locator("#turn form:has(button)")
+    assert bob.evaluate("scrollY") == 0 and form.evaluate("f => f.getBoundingClientRect().top < innerHeight")
     assert not contexts.errors and not contexts.blocked
