@@ -98,7 +98,7 @@ def test_a_form_while_the_database_is_out_of_reach_says_so_on_the_page(game, pho
     if htmx:  # the fragment htmx puts where the tap was
         assert html.strip() == f'<p class="message error" role="alert">{UNREACHABLE}</p>'
     else:
-        assert 'class="message error"' in html and UNREACHABLE in html
+        assert 'class="message error lasting"' in html and UNREACHABLE in html  # the page's own message stays
 
 
 def test_a_full_disk_is_507_on_the_page_and_in_the_api_and_the_terminal_says_it(game, phone, failing, caplog):
