@@ -2,9 +2,10 @@
 games made through the JSON API, and browsers for the host's laptop and the players' phones."""
 
 import secrets
+import threading
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from banker import models
 from banker.models import db
@@ -24,6 +25,21 @@ def app(database):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def statements(app):
+    """Every statement the app sends its database from now on, with the thread that sent it."""
+    sent: list[tuple[str, str]] = []
+
+    def record(conn, cursor, statement, *args):
+        sent.append((threading.current_thread().name, statement))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    yield sent
+    event.remove(engine, "before_cursor_execute", record)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 
 import pytest
 from flask import g, template_rendered
-from sqlalchemy import create_engine, event, text, update
+from sqlalchemy import create_engine, text, update
 
 from banker import store
 from banker.live import render_parts
@@ -23,20 +23,6 @@ from ..evenings import next_move
 from .games import new_game
 from .test_live import Listener
 
-
-@pytest.fixture
-def statements(app):
-    """Every statement the app sends its database from now on, with the thread that sent it."""
-    sent: list[tuple[str, str]] = []
-
-    def record(conn, cursor, statement, *args):
-        sent.append((threading.current_thread().name, statement))
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    yield sent
-    event.remove(engine, "before_cursor_execute", record)
 
 
 def watching(app, client, host, phone, players: int = 7):

@@ -5,12 +5,6 @@ rounds, whose parts depend on the tournament alone, hear nothing of a table's ch
 change reaches every screen once."""
 
 import re
-import threading
-
-import pytest
-from sqlalchemy import event
-
-from banker.models import db
 
 from .test_live import Listener
 from .test_tournament_pages import post
@@ -21,20 +15,6 @@ class Screen:
     def __init__(self, client, home: str):
         self.client, self.home = client, home
 
-
-@pytest.fixture
-def statements(app):
-    """Every statement sent to the database from now on, with the thread that sent it."""
-    sent: list[tuple[str, str]] = []
-
-    def record(conn, cursor, statement, *args):
-        sent.append((threading.current_thread().name, statement))
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    yield sent
-    event.remove(engine, "before_cursor_execute", record)
 
 
 def test_a_tables_change_reaches_the_organiser_alone_and_only_when_it_shows(app, statements):
