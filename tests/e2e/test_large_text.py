@@ -36,6 +36,14 @@ def in_view(page, selector: str) -> bool:
     return all(page.locator(selector).evaluate_all(IN_VIEW))
 
 
+def comes_into_view(page, selector: str) -> bool:
+    """Waits (up to LIVE) for every element of `selector` to be in view: the page scrolls once the
+    live update has drawn it, a moment after its words arrive. Fails the test if it never is."""
+    page.wait_for_function(f"() => ({IN_VIEW})([...document.querySelectorAll({selector!r})]).every(Boolean)",
+                           timeout=LIVE)
+    return True
+
+
 def told(page, control, where, said: str, cash: str, shot, press: str = "tap") -> None:
     """A tap on `control`: what it did is said in the page, in `where` (under what was tapped), and
     once the live update has brought the new `cash` (a [data-cash] selector) it is still there, in
@@ -86,7 +94,7 @@ def test_a_phone_at_200_percent_text(contexts, server, artifacts):
     buy = bob.locator("#turn").get_by_role("button", name="Buy for $100")
     expect(buy).to_be_visible(timeout=LIVE)
     expect(bob.locator("#turn .latest")).to_contain_text("doubles")
-    assert in_view(bob, "#turn .latest") and in_view(bob, "#news h2")
+    assert comes_into_view(bob, "#turn .latest") and in_view(bob, "#news h2")
     bob.screenshot(path=artifacts / "large-doubles.png")
 
     # Buying: what it did never lies over the next decision, the dice to roll again.
