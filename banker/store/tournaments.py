@@ -288,12 +288,9 @@ def table_ended(code: str, game: GameState) -> None:
         return
     state = EventState.from_dict(row.state)
     seats = next(t.seats for r in state.rounds for t in r.tables if t.game == code)
-    results = []
-    for result in seat_results(game):
-        to = result.bankrupt_to
-        results.append({"player": seats[result.player - 1], "net_worth": max(result.net_worth, 0),
-                        "place": result.place, "bankrupt": result.bankrupt,
-                        "bankrupt_to": seats[to - 1] if isinstance(to, int) else to})
+    # The game's players joined in seat order: seat_results names them by the event's players.
+    results = [{"player": r.player, "net_worth": max(r.net_worth, 0), "place": r.place, "bankrupt": r.bankrupt,
+                "bankrupt_to": r.bankrupt_to} for r in seat_results(game, seats)]
     try:
         act(row.code, {"type": "table_result", "table": row.table, "results": results}, ORGANISER)
     except GameError as error:  # a result already in (a game ended again after an undo): corrected by hand
