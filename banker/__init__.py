@@ -25,7 +25,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from . import live, metrics, migrations, store, web
+    from . import live, metrics, migrations, screens, store, web
     from .models import db
 
     # The store publishes each commit through the live path's notifier (it imports nothing above it).
@@ -47,6 +47,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         # every start, at the cost of one query when it is there already.
         migrations.init_app(app, db)
     web.init_app(app)
+    screens.init_app(app)  # after web's: its csrf_token, marked while the live path draws, wins
     live.init_app(app, notifier, memory)
     metrics.init_app(app)
     return app
@@ -90,7 +91,7 @@ def configured(test_config: dict | None = None, instance_path: str | None = None
         # front), and the seconds a request may take to arrive whole, however its bytes trickle.
         CONNECTIONS_PER_ADDRESS=32,
         REQUEST_SECONDS=15,
-        LIVE_RENDERS=1,  # renderers rendering at once (see live/screens.py)
+        LIVE_RENDERS=1,  # renderers rendering at once (see live/renderer.py)
         # A comment this often on an idle live connection keeps proxies from closing it and lets
         # the server notice a connection the browser closed.
         LIVE_HEARTBEAT_SECONDS=15,

@@ -24,7 +24,7 @@ from .lan import local_only, server_url
 from .models import db
 from .rules.errors import N_
 from .web import HTMX_CDN_HOST, babel, operations
-from .web.languages import LANGUAGES, LOCALES
+from .words.languages import LANGUAGES, LOCALES
 
 
 def cdn_reachable(timeout: float = 1.5) -> bool:
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     app = create_app()
     operations.log_to_file(Path(app.instance_path) / ACCESS_LOG_FILE)
     url = server_url(args.host, args.port)
-    # The join QR codes show this address too when the host browses on localhost (web/context.py),
+    # The join QR codes show this address too when the host browses on localhost (screens/links.py),
     # unless instance/config.py gives the public address (behind a proxy that forwards to 127.0.0.1).
     app.config["PUBLIC_URL"] = app.config["PUBLIC_URL"] or url
     app.config["HTMX_CDN"] = not args.offline and cdn_reachable()

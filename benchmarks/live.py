@@ -81,7 +81,7 @@ class Trace:
         from sqlalchemy import event
         from sqlalchemy.orm import Session
 
-        from banker.live import screens
+        from banker.live import renderer
 
         self.spans: dict[str, list] = {}
         self.lock = threading.Lock()
@@ -103,7 +103,7 @@ class Trace:
                 self.add("gil", time.perf_counter() - before - 0.001)
 
         threading.Thread(target=probe, daemon=True).start()
-        render = screens.Renderer._render
+        render = renderer.Renderer._render
 
         def heard_traced(listener):
             def heard(code, version):
@@ -125,7 +125,7 @@ class Trace:
                 self.add("render", time.perf_counter() - start)
                 self.add("render_cpu", time.thread_time() - cpu)
 
-        screens.Renderer._render = render_traced
+        renderer.Renderer._render = render_traced
 
         def before_commit(session):
             session.info["commit_started"] = time.perf_counter()

@@ -19,8 +19,7 @@ from flask import g
 from banker import create_app, store
 from banker.rules import Actor, GameError
 from banker.rules.view import state_json
-from banker.web.context import PhoneScreen, TableScreen
-from banker.live import render_parts
+from banker.screens import PhoneScreen, TableScreen, render_parts
 
 NAMES = (("Ann", "hat"), ("Bob", "car"), ("Cy", "dog"), ("Di", "cat"), ("Ed", "ship"), ("Flo", "iron"),
          ("Gus", "thimble"), ("Hal", "wheelbarrow"))

@@ -14,13 +14,11 @@ import random
 import sys
 import time
 
-from flask import g
+from flask import before_render_template, g, template_rendered
 from live_and_actions import a_table, an_app, play
 
 from banker import store
-
-from banker.live import screens as live
-from banker.web.context import PhoneScreen, TableScreen
+from banker.screens import PhoneScreen, TableScreen, render_parts
 
 CHANGES = 60
 
@@ -38,17 +36,17 @@ def main() -> None:
             app.jinja_env.get_template(name)
         for events in (60, 1000):
             play(code, rng, events)
-            spent, renders = collections.Counter(), collections.Counter()
-            render = live.render_template
+            spent, renders, started = collections.Counter(), collections.Counter(), []
 
-            def timed(name, **context):
-                start = time.perf_counter()
-                html = render(name, **context)
-                spent[name] += time.perf_counter() - start
-                renders[name] += 1
-                return html
+            def starts(sender, template, context):  # Flask's signals, around each render_template
+                started.append(time.perf_counter())
 
-            live.render_template = timed
+            def ends(sender, template, context):
+                spent[template.name] += time.perf_counter() - started.pop()
+                renders[template.name] += 1
+
+            before_render_template.connect(starts, app)
+            template_rendered.connect(ends, app)
             shown: dict = {}
             total = 0.0
             profile = cProfile.Profile() if "--profile" in sys.argv else None
@@ -68,11 +66,12 @@ def main() -> None:
                         if key in shown:
                             screen.previous = shown[key][1]  # as the renderer does: pieces may be kept
                             screen.previous.previous = None
-                        shown[key] = (live.render_parts(screen, shown[key][0] if key in shown else None, shared), screen)
+                        shown[key] = (render_parts(screen, shown[key][0] if key in shown else None, shared), screen)
                     if profile:
                         profile.disable()
                     total += time.perf_counter() - start
-            live.render_template = render
+            before_render_template.disconnect(starts, app)
+            template_rendered.disconnect(ends, app)
             print(f"about {events:,} events: {total / CHANGES * 1000:.1f} ms per change for nine screens")
             if profile:
                 stats = pstats.Stats(profile).sort_stats("tottime"); stats.sort_stats("cumtime").print_stats(*(sys.argv[sys.argv.index("--profile") + 1:] or [60]))

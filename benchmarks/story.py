@@ -19,7 +19,7 @@ import time
 from live_and_actions import a_table, an_app, play
 
 from banker import store
-from banker.web.chart import _replay
+from banker.drawings.chart import _replay
 from banker.web.story import count
 
 

@@ -13,8 +13,7 @@ from live_and_actions import a_table, an_app, play
 from flask import g
 
 from banker import store
-from banker.live import screens as live
-from banker.web.context import TableScreen, TvScreen
+from banker.screens import TableScreen, TvScreen, changes, render_parts
 
 CHANGES = 100
 SCREENS = {"host": lambda known: TableScreen(known, True), "tv": TvScreen}
@@ -49,8 +48,8 @@ def main() -> None:
                         before = shown.get(name)
                         if before is not None:
                             screen.previous, before[1].previous = before[1], None
-                        parts = live.render_parts(screen, before[0] if before else None, {})
-                        html = "".join(live.changes(before[0][part][1] if before else None, part_html)
+                        parts = render_parts(screen, before[0] if before else None, {})
+                        html = "".join(changes(before[0][part][1] if before else None, part_html)
                                        for part, (_, part_html) in parts.items())
                         spent[name].append(time.perf_counter() - start)
                         sent[name] += len(html.encode())

@@ -1,5 +1,5 @@
-"""One direction, enforced: rules ← store ← screens ← web, with live (the notifier, the renderers,
-the streams) beside web (docs/design.md, Layers). Every import in banker/ is read with `ast` (no
+"""One direction, enforced: rules ← store ← words, drawings ← screens ← web, with live (the notifier,
+the renderers, the streams) beside web (docs/design.md, Layers). Every import in banker/ is read with `ast` (no
 module is imported), and each package may import only what lies below it; the store's and live's
 insides are reached only through their packages' names."""
 
@@ -18,14 +18,20 @@ MAY_IMPORT = {
     "banker.models": (),
     "banker.metrics": ("banker.rules",),
     "banker.store": ("banker.rules", "banker.models", "banker.metrics", "banker.store"),
-    "banker.live": ("banker.store", "banker.metrics", "banker.live"),
-    "banker.web": ("banker.rules", "banker.store", "banker.live", "banker.metrics", "banker.web", "banker.lan",
-                   "banker.qr"),
+    "banker.words": ("banker.rules", "banker.store", "banker.words"),
+    "banker.drawings": ("banker.rules", "banker.store", "banker.words", "banker.drawings"),
+    "banker.screens": ("banker.rules", "banker.store", "banker.words", "banker.drawings", "banker.screens",
+                       "banker.lru", "banker.qr"),
+    "banker.live": ("banker.store", "banker.metrics", "banker.screens", "banker.live"),
+    "banker.web": ("banker.rules", "banker.store", "banker.words", "banker.drawings", "banker.screens", "banker.live",
+                   "banker.metrics", "banker.web", "banker.lan", "banker.lru", "banker.qr"),
 }
 # Packages whose modules are theirs alone: another part imports the package's names. The store's
 # archive and tournaments are modules of its interface (a game file read and written: `archive.read`,
-# `archive.events`; a tournament night: `tournaments.create_tournament`, `tournaments.act`).
-SEALED = {"banker.store": ("banker.store.archive", "banker.store.tournaments"), "banker.live": ()}
+# `archive.events`; a tournament night: `tournaments.create_tournament`, `tournaments.act`). The
+# screens' package names are the one interface live draws them through (banker/screens/__init__.py).
+SEALED = {"banker.store": ("banker.store.archive", "banker.store.tournaments"), "banker.live": (),
+          "banker.screens": ()}
 
 
 def module_name(path: Path) -> str:
@@ -98,7 +104,8 @@ def every_import() -> dict[str, list[str]]:
 
 def test_every_import_in_banker_follows_the_direction():
     modules = every_import()
-    assert {"banker.rules.game", "banker.store.actions", "banker.live.screens", "banker.web.api"} <= modules.keys()
+    assert {"banker.rules.game", "banker.store.actions", "banker.screens.host", "banker.live.renderer",
+            "banker.web.api"} <= modules.keys()
     assert [wrong for module, names in modules.items() for wrong in against_the_direction(module, names)] == []
 
 
@@ -108,7 +115,11 @@ def test_every_import_in_banker_follows_the_direction():
     ("banker.rules.game", "from flask import g\nfrom ..models import db", False),
     ("banker.rules.game", "import banker.store", False),
     ("banker.live.stream", "from ..store.engine import release", False),  # inside the store
-    ("banker.live.screens", "from ..web.context import TableScreen", False),
+    ("banker.live.renderer", "from ..web.table import page", False),
+    ("banker.screens.host", "from ..web import respond", False),  # screens below web
+    ("banker.screens.parts", "from ..live import Gone", False),  # and below live
+    ("banker.words.narrate", "from ..screens import history", False),  # words below screens
+    ("banker.web.tv", "from ..screens.tv import TvScreen", False),  # inside the screens' package
     ("banker.web.ledger", "from ..models import Event, db", False),
     ("banker.web.ledger", "from banker.store import memory", False),
     ("banker.web", "from ..live import slots", True),  # live's module, not its package's name
@@ -122,6 +133,9 @@ def test_an_import_against_the_direction_is_caught(module, source, package):
     ("banker.live.stream", "from ..store import in_one_line, release", False),
     ("banker.web.api", "from .. import store\nfrom ..store import archive\nfrom ..live import Gone", False),
     ("banker.web.seats", "from ..live import stream", False),  # the package's function, not its module
+    ("banker.live.renderer", "from .. import screens", False),
+    ("banker.web.tv", "from ..screens import Kind, TvScreen\nfrom ..words.names import square_name", False),
+    ("banker.screens.history", "from ..words.narrate import summary\nfrom ..lru import LruCache", False),
     ("banker.store.actions", "from .news import announce\nfrom ..rules import apply", False),
     ("banker", "from . import live, store, web\nfrom .models import db", True),
 ])

@@ -119,7 +119,7 @@ def test_a_postgresql_restart_mid_game_is_success_or_503_and_nothing_twice(resta
             {"type": "bank_pay", "player": 2, "amount": 1}, htmx=True, nonce=nonce))),
     ]
     try:
-        renderers = app.extensions["banker.screens"].renderers
+        renderers = app.extensions["banker.renderers"].renderers
         for _ in range(100):  # the page's live connection is open
             if game.code in renderers:
                 break

@@ -9,7 +9,8 @@ import jinja2
 from flask import Flask, g
 from flask_babel import Babel, force_locale, get_locale
 
-from banker.web import languages, templating
+from banker.web import templating
+from banker.words import languages
 
 
 def major(distribution: str) -> int:

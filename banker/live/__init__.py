@@ -7,39 +7,35 @@
                                               │  (PostgreSQL: relayed to the other processes,
                                               │   whose memory reads the version from the database)
                                               ▼
-                                 screens: the game's Renderer (one thread per watched game)
-                                   takes the Known, renders each kind of screen once
-                                   (host, each phone; per language), reusing the parts whose
-                                   dependencies did not change
+                                 renderer: the game's Renderer (one thread per watched game)
+                                   takes the Known, draws each kind of screen once
+                                   (host, each phone; per language: screens.draw), reusing the
+                                   parts whose dependencies did not change
                                               │
                      ┌────────────────────────┼────────────────────────┐
                      ▼                        ▼                        ▼
                Watcher (host)          Watcher (phone 1)   ...   Watcher (phone n)
-               stream: writes the parts its page does not show yet, with its own CSRF
-               token and nonces, as one Server-Sent Event
+               stream: writes the parts its page does not show yet (frame.swaps), with
+               its own CSRF token and nonces (screens.unmark), as one Server-Sent Event
 
 The memory (`Known`, a game at one version, and `Memory`, the newest Known of each game) is the
 store's (store/memory.py); live reads it through the store's package, never its modules.
 
 - notifier.py: who hears of a new version (this process, and the others on PostgreSQL).
-- screens.py: the renderer of each watched game and its watchers.
+- renderer.py: the renderer of each watched game and its watchers.
 - slots.py: how many live connections one process keeps open, and the share of each game, holder,
   browser, and of the screens that hold nothing.
 - stream.py: a page's live connection.
 """
 
-import secrets
-
-from flask_wtf.csrf import generate_csrf
-
 from .. import store
 
 from .notifier import Notifier, for_database
-from .screens import CSRF_MARK, NONCE_MARK, Gone, Screens, marked, render_parts
+from .renderer import Gone, Renderers
 from .slots import BANKER, SCREENS, TV, Full, Slots
 from .stream import Told, stream, turned_away
 
-__all__ = ["BANKER", "SCREENS", "TV", "Full", "Gone", "for_database", "init_app", "render_parts", "stream", "turned_away"]
+__all__ = ["BANKER", "SCREENS", "TV", "Full", "Gone", "for_database", "init_app", "stream", "turned_away"]
 
 
 def init_app(app, notifier: Notifier, memory: store.Memory) -> None:
@@ -47,12 +43,9 @@ def init_app(app, notifier: Notifier, memory: store.Memory) -> None:
     database: banker.create_app), and the live connections' slots (slots.py: each open connection
     holds one of the server's threads, so they fit the server's threads, and nobody takes more than
     a share)."""
-    screens = app.extensions["banker.screens"] = Screens(app, memory, notifier)
-    app.extensions["banker.post_gate"] = screens.gate
+    renderers = app.extensions["banker.renderers"] = Renderers(app, memory, notifier)
+    app.extensions["banker.post_gate"] = renderers.gate
     app.extensions["banker.live"] = Slots(app.config)
     app.extensions["banker.turned_away"] = Told()  # what the log said of refused screens lately
-    app.before_request(screens.gate.request_started)
-    app.teardown_request(screens.gate.request_ended)
-    csrf_token = marked(generate_csrf, CSRF_MARK)
-    app.jinja_env.globals.update(csrf_token=csrf_token, nonce=marked(lambda: secrets.token_urlsafe(16), NONCE_MARK))
-    app.context_processor(lambda: {"csrf_token": csrf_token})  # Flask-WTF's own puts generate_csrf there too
+    app.before_request(renderers.gate.request_started)
+    app.teardown_request(renderers.gate.request_ended)

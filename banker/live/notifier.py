@@ -2,7 +2,7 @@
 
 One small interface: the store publishes a game's new version after each commit through the
 notifier the app gave it (store/news.py: `publish`, and `relay` inside the transaction), and
-whoever listens (the game's renderer, live/screens.py) hears of it. `LocalNotifier` serves one process
+whoever listens (the game's renderer, live/renderer.py) hears of it. `LocalNotifier` serves one process
 (SQLite is one process's database). `PostgresNotifier` also relays the versions between the
 processes that share a PostgreSQL database, through LISTEN/NOTIFY.
 """

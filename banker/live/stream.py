@@ -1,6 +1,6 @@
 """Live connections: each page holds one Server-Sent Events connection that carries its screen's HTML.
 
-The connection only writes: the game's renderer (screens.py) hands it the parts of its screen that
+The connection only writes: the game's renderer (renderer.py) hands it the parts of its screen that
 changed, as one `update` event of out-of-band swaps (htmx's SSE extension applies it). An idle
 page costs nothing but a keep-alive comment now and then. Who the browser is (its badge) is
 checked when it connects and whenever the game's seats change, never on each change.
@@ -25,9 +25,10 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy.exc import DBAPIError
 
+from .. import screens
 from ..metrics import live_refused
 from ..store import in_one_line, outage, release
-from .screens import SEATS, Gone, Watcher, unmark
+from .renderer import SEATS, Gone, Watcher
 from .slots import REASONS, SCREENS, Full
 
 log = logging.getLogger(__name__)
@@ -44,9 +45,9 @@ RETRY_AFTER = "5"  # seconds: a page turned away now tries again by itself (htmx
 TOLD_SECONDS = 60
 _VERSION = re.compile(r"[0-9]{1,12}")
 
-# Who the browser is, checked at connection and when the seats change: the key of the screen it
-# may watch and how to make that screen from a Known; raises Gone when it may watch none.
-Check = Callable[[], tuple[Hashable, Callable]]
+# Who the browser is, checked at connection and when the seats change: the kind of screen it may
+# watch; raises Gone when it may watch none.
+Check = Callable[[], screens.Kind]
 
 
 def since() -> int:
@@ -136,7 +137,7 @@ def _events(code: str, shown: int, check: Check, hung_up: Callable[[], bool] | N
     # The first bytes flush the headers at once, so the browser knows it is connected.
     yield f"retry: {RETRY_MS}\n\n"
     try:
-        key, make = check()
+        kind = check()
     except Gone as gone:
         yield _update(shown, gone.html)
         return
@@ -146,12 +147,12 @@ def _events(code: str, shown: int, check: Check, hung_up: Callable[[], bool] | N
         raise
     finally:
         release()  # no connection or read transaction is held while waiting
-    screens = current_app.extensions["banker.screens"]
+    renderers = current_app.extensions["banker.renderers"]
     heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
     csrf, locale, root = generate_csrf(), str(get_locale()), request.url_root
-    watcher = Watcher(key, make, shown, root, locale)
+    watcher = Watcher(kind, shown, root, locale)
     try:
-        screens.join(code, watcher)
+        renderers.join(code, watcher)
         watcher.ready.wait(FIRST_RENDER_SECONDS)  # what the page lacks comes before any keep-alive
         wrote = time.monotonic()
         while True:
@@ -175,17 +176,17 @@ def _events(code: str, shown: int, check: Check, hung_up: Callable[[], bool] | N
                     raise
                 finally:
                     release()
-                if now[0] != key:  # this browser now holds another seat: its screen from scratch
-                    screens.leave(code, watcher)
-                    key, make = now
-                    watcher = Watcher(key, make, -1, root, locale)
-                    screens.join(code, watcher)
+                if now != kind:  # this browser now holds another seat: its screen from scratch
+                    renderers.leave(code, watcher)
+                    kind = now
+                    watcher = Watcher(kind, -1, root, locale)
+                    renderers.join(code, watcher)
             else:
                 version, html = item
                 wrote = time.monotonic()
-                yield _update(version, unmark(html, csrf))
+                yield _update(version, screens.unmark(html, csrf))
     finally:
-        screens.leave(code, watcher)
+        renderers.leave(code, watcher)
 
 
 def _dropped(code: str, error: DBAPIError) -> bool:

@@ -1,6 +1,6 @@
 """What an action did: one constructor per kind of effect. `apply` returns the effects of an action
 in order; the store keeps them with the event, the API sends them and the screens tell each one
-(banker/web/narrate.py has a sentence, or an explicit silence, for every kind made here).
+(banker/words/narrate.py has a sentence, or an explicit silence, for every kind made here).
 
 An effect is a plain dict, JSON as it stands: {"kind": <the constructor's name>, <its fields>}.
 `player`, `from`, `to`, `debtor` and `creditor` are seat ids ("bank" and "free_parking" where money
@@ -68,7 +68,7 @@ def turn(player: int) -> dict:
 
 @kind
 def turn_ended(player: int) -> dict:
-    """`player` ended their turn: made by the history (web/ledger.py) to tell an end of turn, never
+    """`player` ended their turn: made by the history (screens/history.py) to tell an end of turn, never
     by the rules nor stored (the action's own effect is `turn`)."""
     return {"player": player}
 

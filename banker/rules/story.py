@@ -142,7 +142,7 @@ class _Counting:
         self.complete: set[tuple[int, str]] = set()  # (player, group) held whole after the step before
         self.jailed: dict[int, int] = {}  # player: turns begun in jail so far
         self.turn: tuple[int, datetime] | None = None  # whose turn, since when
-        self.step = -1  # the chart's steps: every event from the start on (web/chart.py's _replay)
+        self.step = -1  # the chart's steps: every event from the start on (drawings/chart.py's _replay)
         self.hotel_seen = False
 
     def event(self, effects: list[dict], at: datetime) -> None:

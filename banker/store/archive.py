@@ -65,7 +65,7 @@ class BadEvent(ActionError):
     archive's own; `state` is the game just before it (for naming its squares and players)."""
 
     def __init__(self, seq, why: GameError, state: GameState):
-        # Told in words by the web layer (web/narrate.refusal), with `why` in the reader's language.
+        # Told in words by the web layer (words/narrate.refusal), with `why` in the reader's language.
         super().__init__("bad_event", "Event {seq} of the file does not replay: {why}", seq=seq, why=why.message)
         self.why, self.state = why, state
 

@@ -13,15 +13,15 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from . import (amounts, api, assets, card_effects, counting, fragments, headers, home, imports, join, languages,
-               ledger, limits, operations, player, rulebook, table, templating, tournament, tournament_api,
-               tournament_live, tv)
+from . import (api, assets, counting, fragments, headers, home, imports, join, limits, operations, player,
+               rulebook, table, templating, tournament, tournament_api, tournament_live, tv)
 from .. import metrics
+from ..words import amounts, card_effects, languages
 from ..rules.lobby import tied_with
 from ..rules.mortgages import lift_cost, transfer_fee
 from ..store import CODE_ALPHABET, CODE_LENGTH, database_url, disk_full, in_one_line, on_sqlite, outage
-from .names import square_choices, square_name, square_names
-from .narrate import GROUP_NAMES, TOKEN_NAMES, buildings, listed
+from ..words.names import square_choices, square_name, square_names
+from ..words.narrate import GROUP_NAMES, TOKEN_NAMES, buildings, listed
 from .respond import error, for_api, from_htmx
 
 csrf = CSRFProtect()
@@ -107,7 +107,6 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=lambda: languages.LOCALES[languages.chosen()],
                    timezone_selector=languages.zone)
     languages.init_app(app)
-    ledger.init_app(app)
     app.extensions["banker.importing"] = imports.Importing()  # the game files parsed now
     fragments.init_app(app)
     tournament_live.init_app(app)

@@ -9,9 +9,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from .. import store
 from ..rules.errors import GameError
 from ..rules.view import state_json
-from . import books, countdown, imports
-from .context import public_url
-from .ledger import told_page
+from ..screens import countdown, history, public_url
+from . import books, imports
 from .respond import FAILURES, error, failed
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
@@ -118,7 +117,7 @@ def tv(code):
 
 def _state(game, state, version: int) -> dict:
     """The state as the API shows it: the rules' view, and an open auction's countdown, which the
-    log's times decide (countdown.py): `closes_at`, UTC, null while nobody has bid or when the
+    log's times decide (screens/countdown.py): `closes_at`, UTC, null while nobody has bid or when the
     banker closes it by hand. `game` is the game at `version`, or its code."""
     shown = state_json(state, version)
     if shown["auction"] is not None:
@@ -152,7 +151,7 @@ def events(code):
     page = store.log_page(game, int(after), int(limit))
     rows = [{"seq": e.seq, "time": e.created_at.isoformat(), "actor": e.actor, "type": e.type,
              "action": e.payload, "effects": e.effects, "text": text, "undone": e.undone}
-            for e, text in zip(page, told_page(game, game.state, page))]
+            for e, text in zip(page, history.told_page(game, game.state, page))]
     more = bool(page) and page[-1].seq < game.version
     return jsonify(events=rows, next=url_for("api.events", code=game.code, after=page[-1].seq, limit=int(limit),
                                              _external=True) if more else None)

@@ -14,8 +14,8 @@ from .. import store
 from ..rules.actions import ACTIONS, Counted
 from ..rules.counting import WorkedOut, counts, purchase, worked_out
 from ..rules.inputs import MAX_AMOUNT
-from .amounts import money, typed
-from .names import square_name
+from ..words.amounts import money, typed
+from ..words.names import square_name
 from .respond import from_htmx, message, perform, seat_moved
 from .seats import browser, visit_or_404
 

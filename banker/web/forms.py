@@ -4,7 +4,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..rules.errors import ActionError, N_
 from ..rules.inputs import CARD_FIELDS
-from .amounts import typed
+from ..words.amounts import typed
 
 DICE_FIELDS = ("die1", "die2")
 # A trade form: each side's cash, deeds (checkboxes) and jail cards, and the deeds to lift.

@@ -11,9 +11,9 @@ from ..rules.errors import N_, GameError
 from ..rules.board import EDITION_LABELS, EDITION_NAMES, OFFERED_PRINTINGS, PRINTING_LABELS, load_board
 from ..rules.state import PRESETS, Settings
 from . import imports
-from .amounts import typed
-from .names import labelled, reader_language
-from .narrate import refusal
+from ..words.amounts import typed
+from ..words.names import labelled, reader_language
+from ..words.narrate import refusal
 from .seats import browser
 
 bp = Blueprint("home", __name__)

@@ -33,7 +33,7 @@ from flask import after_this_request, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..store import archive
-from .languages import gettext as _
+from ..words.languages import gettext as _
 
 AT_ONCE = 2
 PER_ADDRESS = 1

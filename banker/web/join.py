@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 from .. import store
 from ..rules.errors import GameError
 from ..rules.state import TOKENS
-from .narrate import refusal
+from ..words.narrate import refusal
 from .seats import browser, visit, visit_or_404
 
 bp = Blueprint("join", __name__, url_prefix="/j/<code:code>")

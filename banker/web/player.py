@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 from .. import store
 from ..live import Gone
 from . import second_tap
-from .context import PhoneScreen, composer_context
+from ..screens import Kind, PhoneScreen, composer_context
 from .counting import counting, marked
 from .respond import from_htmx, message, perform, seat_moved
 from .seats import browser, visit_or_404, watch
@@ -43,7 +43,7 @@ def live(code):
     def screen(game, seat):
         if seat is None:
             raise Gone(render_template("player/_gone.html", code=game.code))
-        return ("phone", seat.player), lambda known: PhoneScreen(known, seat.player)
+        return Kind(PhoneScreen, (seat.player,))
 
     return watch(code, "seat", screen)
 

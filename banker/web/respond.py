@@ -7,9 +7,9 @@ from flask_babel import gettext as _
 from .. import store
 from ..rules.errors import ActionError, GameError, NotAllowed, RuleError
 from ..store import Outcome
-from . import ledger
+from ..screens import history
 from .forms import action_from_form
-from .narrate import refusal, summary
+from ..words.narrate import refusal, summary
 
 # How soon to try again when an action lost every race for the game's version (store.Busy): the
 # table's other taps take milliseconds.
@@ -90,7 +90,7 @@ def acted(code: str, outcome: Outcome, back: str, leave: bool = False):
     An undo is told as the history tells it, with the entry it took back.
     """
     if outcome.effects and outcome.effects[0]["kind"] == "undone":
-        text = ledger.latest(store.known(store.find_game(code)), outcome.state)
+        text = history.latest(store.known(store.find_game(code)), outcome.state)
     else:
         text = summary(outcome.state, outcome.effects)
     if not from_htmx() or leave:

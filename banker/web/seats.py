@@ -3,7 +3,7 @@ and no game's secret: what the browser holds in each game (the banker's tools, a
 the server as badges, by the key's hash (store.Browser). The cookie's size never grows with the
 number of games, and reading it gives nothing that works through the API."""
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 
 from flask import Response, abort, session
 from flask_babel import gettext as _
@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from .. import store
 from ..live import BANKER, SCREENS, Gone, stream
 from ..rules import Actor
+from ..screens import Kind
 from ..store import Game
 
 
@@ -40,10 +41,10 @@ def visit_or_404(code: str, role: str) -> tuple[Game, Actor | None]:
     return game, actor
 
 
-def watch(code: str, role: str, screen: Callable[[Game, Actor | None], tuple[Hashable, Callable]]) -> Response:
+def watch(code: str, role: str, screen: Callable[[Game, Actor | None], Kind]) -> Response:
     """The live connection of a screen this browser shows of game `code` as `role`: `screen(game,
-    actor)` gives the key of the screen the browser may watch and how to make it from a Known
-    (the actor is None when the browser is not, or no longer, that role's here), or raises Gone.
+    actor)` gives the kind of screen the browser may watch (the actor is None when the browser is
+    not, or no longer, that role's here), or raises Gone.
     Asked when the browser connects and whenever the game's seats change. 404 when there is no
     such game; 403, before it takes a slot, for a browser without the cookie its page gave it
     (anyone may watch a game's host screen, but through its page). The connection counts against

@@ -15,8 +15,8 @@ from .. import store
 from ..rules import Actor, apply, parse
 from ..rules.errors import GameError
 from .forms import action_from_form
-from .languages import gettext as _
-from .narrate import money, party
+from ..words.languages import gettext as _
+from ..words.narrate import money, party
 from .respond import from_htmx
 from .seats import visit
 

@@ -21,11 +21,11 @@ from ..rules import landings
 from ..rules.errors import N_
 from ..rules.story import Mark, Story, count
 from . import story_drawings as drawings
-from .chart import worth_chart
-from .ledger import LruCache
-from .languages import gettext as _, locale
-from .names import square_name, square_names
-from .narrate import GROUP_NAMES, Translated
+from ..drawings.chart import worth_chart
+from ..lru import LruCache
+from ..words.languages import gettext as _, locale
+from ..words.names import square_name, square_names
+from ..words.narrate import GROUP_NAMES, Translated
 
 # Stories of this many game versions stay in memory (a story is a few kilobytes of counts), and
 # this many story pages as HTML (a version's in each language, the host's and each phone's: from

@@ -12,8 +12,8 @@ from flask_babel import gettext as _
 from .. import lan, qr, store
 from ..live import Gone
 from . import books, second_tap
-from .context import Screen, TableScreen, composer_context, public_url
-from .languages import chosen
+from ..screens import Kind, Screen, TableScreen, composer_context, public_url
+from ..words.languages import chosen
 from .operations import client_address
 from .respond import from_htmx, message, not_the_banker, perform
 from .seats import browser, visit_or_404, watch
@@ -54,7 +54,7 @@ def live(code, player=None):
     """The host screen's live connection (see live.py), with the seat panel of `player` if picked."""
 
     def screen(game, banker):
-        return ("table", banker is not None, player), lambda known: TableScreen(known, banker is not None, player)
+        return Kind(TableScreen, (banker is not None, player))
 
     return watch(code, "banker", screen)
 
@@ -169,7 +169,7 @@ def rejoin_live(code, player, rejoin):
             raise Gone("")
         claim = store.claim_state(game, player, rejoin)
         if claim == "live":
-            return ("rejoin", player, rejoin), Screen  # no part of the page follows the game
+            return Kind(Screen)  # no part of the page follows the game
         page = _code_page(game, store.load_state(game), player, rejoin, claim)
         raise Gone(render_template("table/_rejoin.html", oob=True, **page))
 

@@ -10,8 +10,7 @@ the board come from the fragments' cache (fragments.py) like the host screen's.
 from .. import store
 from ..rules.state import BANK, TOKENS
 from ..store import Game
-from . import ledger
-from .context import board_cells
+from ..screens import board_cells, history
 
 # The steps offered beside the slider, besides the first and the newest version.
 STEPS = (-10, -1, 1, 10)
@@ -41,7 +40,7 @@ def past(game: Game, version: int) -> dict:
     if version:
         now = store.known(game)
         row = store.log_entry(game.id, version)
-        entry = {"text": ledger.told_page(now, now.state, [row])[0], "time": ledger.clock(row.created_at),
+        entry = {"text": history.told_page(now, now.state, [row])[0], "time": history.clock(row.created_at),
                  "undone": row.undone}
     steps = [(step, version + step) for step in STEPS if 0 <= version + step <= game.version]
     # Whose turn it was then, as the table says it ("Ann's turn"): a family finds a point by the turn

@@ -16,11 +16,11 @@ from ..rules.networth import net_worths
 from ..rules.tournament import EventActor, ranking, standings
 from ..store import tournaments
 from . import results
-from .amounts import typed
-from .context import public_url
+from ..words.amounts import typed
+from ..screens import public_url
 from .home import edition_choices, first_board, preset_choices
-from .names import reader_language
-from .narrate import refusal
+from ..words.names import reader_language
+from ..words.narrate import refusal
 from .respond import message
 from .seats import browser
 from .tournament_live import follow, newest_game
@@ -81,7 +81,7 @@ def create():
 
 
 def _whole(text) -> str:
-    """A number as typed in a box, its digits made plain (web/amounts.py): the rules read it."""
+    """A number as typed in a box, its digits made plain (words/amounts.py): the rules read it."""
     return typed((text or "").strip())
 
 

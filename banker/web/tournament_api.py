@@ -10,8 +10,8 @@ from ..rules.errors import GameError
 from ..store import tournaments
 from . import results
 from .api import _bearer, _body, error
-from .context import public_url
-from .narrate import refusal
+from ..screens import public_url
+from ..words.narrate import refusal
 from .respond import BUSY_RETRY_SECONDS, status
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api/events")

@@ -8,7 +8,7 @@ by one listener on the notifier: the games of the tournaments watched in this pr
 their tournament's key, which the listener publishes again (same version: something it may show
 changed). The screens are few (one organiser, a TV or two, the phones between rounds), so each
 connection renders its own part; the tables' own screens stay with the games' renderers
-(live/screens.py).
+(live/renderer.py).
 
 Dependencies, as the game screens' DEPENDS: a screen names what its part is made from
 (`depends(state)`: the tournament's version, and for the organiser each table's turn and leader,

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from .. import store
 from ..live import TV, Gone, stream
-from .context import TvScreen
+from ..screens import Kind, TvScreen
 
 bp = Blueprint("tv", __name__, url_prefix="/tv/<code:code>/<key:key>")
 
@@ -41,7 +41,7 @@ def live(code, key):
         if game is None:
             raise Gone(render_template("tv/_gone.html"))
         store.known(game)  # the version the page shows, read once
-        return ("tv",), TvScreen
+        return Kind(TvScreen)
 
     return stream(code, check, TV)
 

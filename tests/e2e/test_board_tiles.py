@@ -20,7 +20,7 @@ from .test_timeline import READABLE
 pytestmark = pytest.mark.e2e
 
 # Each board, read in its own language. Read in another, a board names the squares that are game
-# terms (GO, the taxes, the utilities...) as the reader's own board prints them (banker/web/names.py),
+# terms (GO, the taxes, the utilities...) as the reader's own board prints them (banker/words/names.py),
 # in the same places: these five views show those names too.
 BOARDS = {"us": "en", "uk": "en", "fr": "fr", "pt": "pt", "ja": "ja"}
 # Two rounds of purchases, in seat order (each lands on its deed from three squares before it): the

@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 
 from banker.rules.board import EDITION_LABELS
 from banker.rules.cards import printing_decks
-from banker.web.languages import elide
+from banker.words.languages import elide
 
 from .conftest import DESKTOP, LIVE, NARROW, PHONE, axe_violations, check_phone_layout
 

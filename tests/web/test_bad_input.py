@@ -8,7 +8,7 @@ nothing."""
 import pytest
 
 from banker.rules.board import EDITIONS
-from banker.web.narrate import refusal
+from banker.words.narrate import refusal
 
 from ..apps import close, make_app
 from ..refusals import REFUSALS

@@ -12,8 +12,8 @@ import pytest
 
 from banker import rules, store
 from banker.rules.networth import net_worths
-from banker.web import chart
-from banker.web.chart import PAD, PIN_RADIUS, nice_step, place_pins
+from banker.drawings import chart
+from banker.drawings.chart import PAD, PIN_RADIUS, nice_step, place_pins
 
 from ..evenings import next_move
 

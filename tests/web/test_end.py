@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from html import unescape
 
-from banker.web.chart import HEIGHT, PAD
+from banker.drawings.chart import HEIGHT, PAD
 
 from .games import BROWN, new_game, page_form, page_forms, play
 

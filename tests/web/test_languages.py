@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from banker import store
 from banker.cli import banner
-from banker.web.amounts import money, typed
+from banker.words.amounts import money, typed
 
 from .games import new_game, page_form, play
 

@@ -1,4 +1,4 @@
-"""The history's caches (banker/web/ledger.py): bounded, least recently used out first, one value
+"""The history's caches (banker/screens/history.py; the cache itself, banker/lru.py): bounded, least recently used out first, one value
 per key even when two screens miss it at the same moment, and each game's rows as many as a screen
 can show, however long the game."""
 
@@ -6,8 +6,8 @@ import threading
 
 from banker import store
 from banker.store import memory
-from banker.web import ledger
-from banker.web.ledger import LruCache
+from banker.screens import history
+from banker.lru import LruCache
 
 from .games import new_game
 
@@ -55,11 +55,11 @@ def test_a_games_rows_stay_as_many_as_a_screen_can_show_however_long_the_game(ap
             game.ok("banker", type="undo")
         with app.test_request_context():
             known = app.extensions["banker.memory"].known(store.find_game(game.code))
-            host, ann = ledger.history_rows(known, known.state), ledger.history_rows(known, known.state, 1)
-            rows = ledger._known(known)
+            host, ann = history.history_rows(known, known.state), history.history_rows(known, known.state, 1)
+            rows = history._known(known)
             sizes.append(len(rows))
         assert host and ann and host[0]["seq"] == known.version
     assert max(sizes) <= 2 * 10 + 1 and sizes[-1] > 10, sizes
     assert len(game.events(limit=7)) == known.version > 60  # the whole log, through the API
     with app.test_request_context():
-        assert len(ledger._known(known)) == sizes[-1]
+        assert len(history._known(known)) == sizes[-1]

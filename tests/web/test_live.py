@@ -15,10 +15,7 @@ from banker import store
 from banker.store import actions
 from banker.models import Game as GameRow
 from banker.models import db
-from banker.web import context, ledger
-from banker.web.context import PhoneScreen, TableScreen
-from banker.live import render_parts
-from banker.live.screens import squeeze
+from banker.screens import Kind, PhoneScreen, TableScreen, render_parts, squeeze
 
 from ..apps import make_app
 from ..evenings import next_move
@@ -255,35 +252,34 @@ def test_every_part_renders_from_its_own_pieces_alone(app, client, name):
         app.jinja_env.undefined = type(app.jinja_env.undefined)
 
 
-def test_a_part_builds_only_the_pieces_it_names(app, game, monkeypatch):
-    def not_needed(*args):
-        raise AssertionError("built for a part that does not show it")
-
-    monkeypatch.setattr(context, "holdings", not_needed)
-    monkeypatch.setattr(context, "board_cells", not_needed)
+def test_a_part_builds_only_the_pieces_it_names(app, game):
     with app.test_request_context():
         row = store.known(store.find_game(game.code))
-        assert PhoneScreen(row, 1).context(["history", "turn", "trades"])["history"] is not None
-        assert TableScreen(row, True).context(["turn", "players", "history"])["turn_legal"]
-        with pytest.raises(AssertionError):
-            PhoneScreen(row, 1).context(["wallet"])
+        phone = PhoneScreen(row, 1)
+        assert phone.context(["history", "turn", "trades"])["history"] is not None
+        assert "holdings" not in phone.built() and {"history", "me", "trades"} <= phone.built()
+        host = TableScreen(row, True)
+        assert host.context(["turn", "players", "history"])["turn_legal"]
+        assert "cells" not in host.built() and {"tools", "history"} <= host.built()
+        wallet = PhoneScreen(row, 1)
+        wallet.context(["wallet"])
+        assert "holdings" in wallet.built() and "history" not in wallet.built()
 
 
-def test_each_entry_of_the_history_is_told_once_for_every_screen(app, game, host, phone, monkeypatch):
+def test_each_entry_of_the_history_is_told_once_for_every_screen(app, game, host, phone):
     """Every screen shows history, but each entry is put into words once per language, and a change
     adds one entry's words, not a screen's worth."""
-    told = []
-    summary = ledger.summary
-    monkeypatch.setattr(ledger, "summary", lambda state, effects: told.append(effects) or summary(state, effects))
+    caches = app.extensions["banker.history"]
     screens = [host(game), phone(game, 1), phone(game, 2)]
+    told = caches.told
     for browser in screens:
         browser.pushed()
-    first = len(told)
+    first = caches.told - told
     assert first == len({e["seq"] for e in game.events()})  # each entry once, for three screens
     game.ok(1, type="pay", to=2, amount=5)
     for browser in screens:
         browser.pushed()
-    assert len(told) == first + 1
+    assert caches.told - told == first + 1
 
 
 @pytest.mark.storage  # PostgreSQL's read also locks the row, and its commit relays the change
@@ -329,7 +325,7 @@ def test_a_part_is_skipped_only_when_its_html_would_be_the_same(app, client, see
             for screen in (TableScreen(row, True), TableScreen(row, False), *(PhoneScreen(row, p) for p in (1, 2, 3))):
                 for part in screen.DEPENDS:
                     depends = screen.depends(part)
-                    html = squeeze(render_template(f"{screen.AREA}/_{part}.html", oob=True, **screen.context([part])))
+                    html = squeeze(render_template(screen.PARTS[part].template, oob=True, **screen.context([part])))
                     html = _without_nested(screen, part, html)
                     seen = (screen.AREA, getattr(screen, "banker", None), getattr(screen, "player", None), part)
                     if seen in shown and depends is not None and shown[seen][0] == depends:
@@ -345,7 +341,7 @@ def _without_nested(screen, part: str, html: str) -> str:
     """A part's HTML without the parts shown inside it, which are tracked on their own."""
     for name, around in screen.NESTED.items():
         if around == part:
-            inner = squeeze(render_template(f"{screen.AREA}/_{name}.html", oob=False, **screen.context([name])))
+            inner = squeeze(render_template(screen.PARTS[name].template, oob=False, **screen.context([name])))
             assert inner in html
             html = html.replace(inner, "")
     return html
@@ -359,7 +355,7 @@ def _tracked_parts(game_code: str) -> dict:
     found = {}
     for screen in (TableScreen(row, True), TableScreen(row, False), *(PhoneScreen(row, p) for p in seats)):
         for part in screen.DEPENDS:
-            html = squeeze(render_template(f"{screen.AREA}/_{part}.html", oob=True, **screen.context([part])))
+            html = squeeze(render_template(screen.PARTS[part].template, oob=True, **screen.context([part])))
             found[(screen.AREA, getattr(screen, "player", None), part)] = (screen.depends(part),
                                                                          _without_nested(screen, part, html))
     return found
@@ -396,10 +392,10 @@ def test_a_page_joining_as_the_server_stops_is_let_go_at_once(app, game):
     rendered for, is closed and let go at once: its connection does not sit out its wait for a
     first screen (waitress, stopping, waits 5 s for such a thread and then warns that it is still
     running: the flaky Ctrl+C test of test_cli.py)."""
-    from banker.live.screens import Watcher
+    from banker.live.renderer import Watcher
     from banker.live.stream import FIRST_RENDER_SECONDS
 
     app.extensions["banker.notifier"].close()  # Ctrl+C (cli._stop), before the renderer's first look
-    watcher = Watcher(("table",), TableScreen, -1, "http://localhost/", "en")
-    app.extensions["banker.screens"].join(game.code, watcher)
+    watcher = Watcher(Kind(TableScreen, (True, None)), -1, "http://localhost/", "en")
+    app.extensions["banker.renderers"].join(game.code, watcher)
     assert watcher.ready.wait(FIRST_RENDER_SECONDS) and watcher.closed

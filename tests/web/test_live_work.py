@@ -13,10 +13,9 @@ from flask import g, template_rendered
 from sqlalchemy import create_engine, text, update
 
 from banker import store
-from banker.live import render_parts
+from banker.screens import PhoneScreen, TableScreen, render_parts
 from banker.models import Game as GameRow
 from banker.models import db
-from banker.web import context
 
 from ..apps import close, make_app
 from ..evenings import next_move
@@ -223,8 +222,8 @@ def test_what_the_pages_make_of_the_pushes_is_the_screen_drawn_afresh(app, clien
     steps and reconnects from the version it shows."""
     game = new_game(client, players=3)
     rng = random.Random(seed)
-    screens_of = {0: lambda known: context.TableScreen(known, True),
-                  **{p: (lambda p: lambda known: context.PhoneScreen(known, p))(p) for p in (1, 2, 3)}}
+    screens_of = {0: lambda known: TableScreen(known, True),
+                  **{p: (lambda p: lambda known: PhoneScreen(known, p))(p) for p in (1, 2, 3)}}
     version = game.state()["version"]
     pages = {who: fresh(app, game.code, make) for who, make in screens_of.items()}
     listeners = {0: Listener(host(game), version), **{p: Listener(phone(game, p), version) for p in (1, 2, 3)}}

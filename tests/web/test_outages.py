@@ -18,7 +18,7 @@ import pytest
 from flask_babel import get_locale
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from banker.live import screens
+from banker.live import renderer
 from banker.models import db
 from banker.store.memory import Memory
 from banker.store.engine import disk_full, outage
@@ -170,7 +170,7 @@ def test_what_counts_as_a_full_disk_or_an_outage():
 def test_a_live_screen_whose_render_failed_tries_again(app, game, phone, monkeypatch, caplog, failure, traceback):
     """The database away: one warning line, no traceback; a bug keeps its traceback. Either way the
     page gets the change once the render works again."""
-    monkeypatch.setattr(screens, "RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(renderer, "RETRY_SECONDS", 0.01)
     real, calls = Memory.newest, {"n": 0}
 
     def newest(self, code, version, *how):
@@ -189,7 +189,7 @@ def test_a_live_screen_whose_render_failed_tries_again(app, game, phone, monkeyp
         assert event.id == str(game.state()["version"]) and 'data-cash="1507"' in event.data
     finally:
         listener.close(app)
-    (line,) = [r for r in caplog.records if r.name == "banker.live.screens"]
+    (line,) = [r for r in caplog.records if r.name == "banker.live.renderer"]
     assert line.getMessage().startswith(f"rendering game {game.code} failed")
     assert (line.exc_info is not None) == traceback and calls["n"] >= 3
 
@@ -202,7 +202,7 @@ def test_a_live_connection_that_cannot_check_its_browser_ends_quietly(app, game,
     listener.idle()
     failing(lambda: sqlite3.OperationalError("unable to open database file"))
     with caplog.at_level(logging.WARNING, logger="banker"):
-        app.extensions["banker.screens"].heard(None, -1)  # every page looks at its seat again
+        app.extensions["banker.renderers"].heard(None, -1)  # every page looks at its seat again
         listener._thread.join(timeout=10)
     assert not listener._thread.is_alive()  # the stream ended rather than died
     lines = [r for r in caplog.records if r.name == "banker.live.stream"]

@@ -9,7 +9,7 @@ import pytest
 
 from banker import store
 from banker.models import db
-from banker.web.context import PhoneScreen
+from banker.screens import PhoneScreen
 
 from ..evenings import next_move
 from .games import BROWN, TO_CHANCE, new_game, page_form, play, rejoin_address, take_seat

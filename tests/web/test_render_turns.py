@@ -1,11 +1,29 @@
-"""How a game's renderer shares the process with the answers (banker/live/screens.py): it gives way
+"""How a game's renderer shares the process with the answers (banker/live/renderer.py): it gives way
 to a form or an action being answered, and hands the screens their bytes only once the change is
 rendered for all of them. Counted and ordered, never timed."""
 
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from banker.live.screens import PostGate, Watcher
-from banker.web.context import TableScreen
+from banker.live.renderer import PostGate, Watcher
+from banker.screens import Kind, TableScreen
+
+
+@dataclass(frozen=True)
+class Watched(Kind):
+    """The banker's host screen, with `seen(known)` called as the renderer makes it."""
+
+    seen: Callable | None = None
+
+    def made(self, known):
+        if self.seen is not None:
+            self.seen(known)
+        return super().made(known)
+
+
+def banker_screen(seen: Callable) -> Watched:
+    return Watched(TableScreen, (True, None), seen)
 
 
 def test_no_screen_is_handed_a_change_before_every_screen_of_it_is_rendered(app, game):
@@ -14,15 +32,14 @@ def test_no_screen_is_handed_a_change_before_every_screen_of_it_is_rendered(app,
     order = []
 
     def screen(watcher_before):
-        def make(known):
+        def seen(known):
             if watcher_before is not None:  # is the screen rendered before this one handed its bytes yet?
                 order.append((known.version, watcher_before.next(0)))
-            return TableScreen(known, True)
-        return make
+        return banker_screen(seen)
 
-    first = Watcher(("table",), screen(None), -1, "http://localhost/", "en")
-    second = Watcher(("table",), screen(first), -1, "http://localhost/", "fr")  # another language: rendered apart
-    screens = app.extensions["banker.screens"]
+    first = Watcher(screen(None), -1, "http://localhost/", "en")
+    second = Watcher(screen(first), -1, "http://localhost/", "fr")  # another language: rendered apart
+    screens = app.extensions["banker.renderers"]
     try:
         for watcher in (first, second):
             screens.join(game.code, watcher)
@@ -75,15 +92,12 @@ def test_a_render_hands_the_interpreter_on_quickly_and_only_while_it_runs(app, g
     renders the answers share it at Python's own pace."""
     import sys
 
-    from banker.live.screens import SWITCH_SECONDS
+    from banker.live.renderer import SWITCH_SECONDS
 
     before, during = sys.getswitchinterval(), []
 
-    def make(known):
-        during.append(sys.getswitchinterval())
-        return TableScreen(known, True)
-
-    watcher, screens = Watcher(("table",), make, -1, "http://localhost/", "en"), app.extensions["banker.screens"]
+    watcher = Watcher(banker_screen(lambda known: during.append(sys.getswitchinterval())), -1, "http://localhost/", "en")
+    screens = app.extensions["banker.renderers"]
     try:
         screens.join(game.code, watcher)
         assert watcher.ready.wait(10) and watcher.next(10) is not None

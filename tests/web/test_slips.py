@@ -21,7 +21,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from banker.rules.cards import printing_decks
-from banker.web.languages import elide
+from banker.words.languages import elide
 
 from ..apps import close, make_app, sqlite_database
 from .conftest import badged

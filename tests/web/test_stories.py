@@ -2,7 +2,7 @@
 screens tell no kind that does not exist."""
 
 from banker.rules.effects import KINDS
-from banker.web.narrate import PUBLIC, STORIES
+from banker.words.narrate import PUBLIC, STORIES
 
 
 def test_every_effect_kind_has_its_sentence_or_is_explicitly_silent():

@@ -230,7 +230,7 @@ def test_a_squares_name_in_the_heat_map_takes_two_lines_where_one_is_too_wide():
 def test_a_long_games_net_worth_line_keeps_each_units_lowest_and_highest():
     """At 5,000 actions a line of one point per action made the page half a megabyte: of the
     actions that fall on the same unit across the drawing, only the lowest and highest are drawn."""
-    from banker.web.chart import _kept, _runs
+    from banker.drawings.chart import _kept, _runs
 
     runs = _runs([0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 2.0])  # units 0, 0, 0, 1, 1, 1, 1, 2
     assert runs == [range(0, 3), range(3, 7), range(7, 8)]

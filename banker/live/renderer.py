@@ -2,8 +2,8 @@
 
 Every open page of a game is a `Watcher`, keyed by the screen it shows: the host screen (as the
 banker or not, with the seat picked), one seat's phone, in one language. When the game changes,
-its renderer takes the new version from the memory, renders the parts of each key once (a part
-whose dependencies are those of the key's last frame keeps its HTML, context.py), and hands each
+its renderer takes the new version from the memory, draws the screen of each key once (a part
+whose dependencies are those of the key's last frame keeps its HTML), and hands each
 watcher the parts it does not show yet, once every screen of the change is rendered. The
 watcher's connection only writes them (stream.py).
 
@@ -14,34 +14,28 @@ for the interpreter gets it within SWITCH_SECONDS (quick_switches); and the heap
 with is left out of the collector's passes (freeze_heap). Why each, with its figures:
 docs/benchmarks.md, The live path's tail.
 
-What differs between two browsers showing the same screen is left out of the shared HTML as
-marks: the CSRF token (the browser's session's) and each form's nonce (every form a browser gets
-has a new one), which the connection writes in (`unmark`).
+What a screen shows and how its HTML is drawn is the screens package's (banker/screens/): the
+renderer asks it to `draw` each kind of screen, and each watcher's page its `swaps`.
 """
 
 import gc
 import logging
-import re
-import secrets
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from contextlib import contextmanager
 
-from flask import g, render_template, request
-from flask_babel import force_locale
-
+from flask import g, request
 from sqlalchemy.exc import SQLAlchemyError
 
+from .. import screens
 from ..metrics import rendered
 from ..store import in_one_line, outage, release
 
 log = logging.getLogger(__name__)
 
-CSRF_MARK = "\x1ecsrf\x1e"
-NONCE_MARK = "\x1enonce\x1e"
 RETRY_SECONDS = 1.0  # after a render failed (the database away for a moment), try again this soon
 # When a game changed again while its screens were rendered (a flood of actions on it: a script,
 # or everyone bidding at once), the render slot rests RENDER_REST times as long as that render took
@@ -104,31 +98,17 @@ class Gone(Exception):
         self.html = html
 
 
-def marked(real: Callable[[], str], mark: str) -> Callable[[], str]:
-    """A template global (csrf_token, nonce) that gives `mark` while the renderer renders."""
-    return lambda: mark if g.get("live_marks") else real()
-
-
-def unmark(html: str, csrf: str) -> str:
-    """Shared HTML for one browser: its CSRF token, and a new nonce in each form."""
-    if CSRF_MARK in html:
-        html = html.replace(CSRF_MARK, csrf)
-    if NONCE_MARK in html:
-        pieces = html.split(NONCE_MARK)
-        html = "".join(piece + secrets.token_urlsafe(16) for piece in pieces[:-1]) + pieces[-1]
-    return html
-
-
 SEATS = "seats"  # what a watcher is handed when the game's seats changed: it checks its own again
 
 
 class Watcher:
-    """One open page of a game: the key of the screen it shows, how that screen is made from a
-    Known (`make`), the version it shows and the parts it was sent; and what the renderer handed
-    it to write, in order."""
+    """One open page of a game: the kind of screen it shows (screens.Kind), in its language at its
+    address (together, its key: pages with the same key are sent the same HTML), the version it shows
+    and the parts it was sent; and what the renderer handed it to write, in order."""
 
-    def __init__(self, key: Hashable, make: Callable, shown: int, url_root: str, locale: str):
-        self.key, self.make, self.shown = (key, locale, url_root), make, shown
+    def __init__(self, kind: screens.Kind, shown: int, url_root: str, locale: str):
+        self.kind, self.shown = kind, shown
+        self.key = (kind, locale, url_root)
         self.url_root, self.locale = url_root, locale
         self.sent: dict[str, tuple] = {}
         self.ready = threading.Event()  # the renderer has handed it the screen it lacks, if any
@@ -212,7 +192,7 @@ class PostGate:
         return give_way
 
 
-class Screens:
+class Renderers:
     """Per app: the renderer of each watched game. Told of every version the notifier publishes
     (this process's commits, and the other processes' through its relay)."""
 
@@ -266,31 +246,29 @@ class Renderer:
     """The watchers of one game and the thread that renders for them. It runs while the game has
     watchers, and ends with the last one."""
 
-    def __init__(self, screens: Screens, code: str):
-        self.screens, self.code = screens, code
+    def __init__(self, renderers: Renderers, code: str):
+        self.renderers, self.code = renderers, code
         self.watchers: list[Watcher] = []
         self.fresh: list[Watcher] = []  # joined since the last render: rendered for at once
         self.heard = -1  # the newest version heard of
         self.rendered = -1  # the version the frames show
         self.seats = False  # the seats changed since the watchers last checked theirs
         self.look = False  # read the game from the database: it may be past the newest version heard of
-        # watcher key -> the parts of its screen at `rendered`, {part: (depends, HTML)}, its nested parts
-        # and the screen
-        self.frames: dict = {}
-        self.shared: dict = {}  # (language, address) -> the shared parts at `rendered` (render_parts)
+        self.frames: dict = {}  # watcher key -> its screen drawn at `rendered` (screens.Frame)
+        self.shared: dict = {}  # (language, address) -> the parts screens share at `rendered` (screens.draw)
         # Its own condition: a change wakes its game's renderer alone, not every game's.
-        self.woken = threading.Condition(screens.lock)
+        self.woken = threading.Condition(renderers.lock)
         self.thread = threading.Thread(target=self._run, name=f"banker-render-{code}", daemon=True)
 
     def _run(self) -> None:
         freeze_heap()
-        with self.screens.app.app_context():
+        with self.renderers.app.app_context():
             while self._next():
                 pass
 
     def _next(self) -> bool:
         """Render once for what changed; False once there is nobody left to render for."""
-        hub = self.screens
+        hub = self.renderers
         with hub.lock:
             self.woken.wait_for(lambda: hub.closed or not self.watchers or self.fresh or self.seats or self.look
                                  or self.heard > self.rendered)
@@ -345,133 +323,28 @@ class Renderer:
             previous, frames, shared = {}, self.frames, self.shared  # new watchers at the version rendered
         else:
             previous, frames, shared = self.frames, {}, {}
-        give_way, handed = self.screens.gate.courtesy(), []
+        give_way, handed = self.renderers.gate.courtesy(), []
         for watcher in watchers:
             frame = frames.get(watcher.key)
             if frame is None:
                 try:
-                    frame = frames[watcher.key] = self._parts(known, watcher, previous.get(watcher.key), shared,
-                                                              give_way)
+                    frame = frames[watcher.key] = screens.draw(watcher.kind, known, watcher.locale, watcher.url_root,
+                                                             previous.get(watcher.key), shared, give_way)
                 except SQLAlchemyError:
                     raise  # the database: try again soon, for everyone
                 except Exception:  # a bug in one screen: the others still get the change
                     log.exception("rendering a screen of game %s failed", self.code)
                     handed.append((watcher, None))  # its connection need not wait for a screen that failed
                     continue
-            parts, nested, _, renewed = frame
             if not watcher.sent and watcher.shown == known.version:
-                watcher.sent = parts  # its page was rendered at this version: it shows these parts
+                watcher.sent = frame.parts  # its page was rendered at this version: it shows these parts
                 handed.append((watcher, None))
                 continue
-            sent = {name: changes(watcher.sent[name][1] if name in watcher.sent else None, html)
-                    for name, (_, html) in parts.items()}
-            for name, around in nested.items():
-                if around in renewed and sent[around] == parts[around][1]:
-                    sent[name] = ""  # the part around it, drawn at this version, is sent whole with it inside
-            watcher.sent, watcher.shown = parts, known.version
-            # A nested part after the part around it, which may hold an older drawing of it.
-            handed.append((watcher, (known.version, "".join(html for name, html in sent.items() if name not in nested)
-                                     + "".join(sent[name] for name in nested))))
+            swaps = frame.swaps(watcher.sent)
+            watcher.sent, watcher.shown = frame.parts, known.version
+            handed.append((watcher, (known.version, swaps)))
         self.frames, self.shared, self.rendered = frames, shared, known.version
         for watcher, item in handed:
             if item is not None:
                 watcher.hand(item)
             watcher.ready.set()
-
-    def _parts(self, known, watcher: Watcher, previous: tuple | None, shared: dict,
-               give_way: Callable[[], None]) -> tuple:
-        """The watcher's screen at `known`, rendered in its language at its address (links and QR
-        codes name it), with marks for what differs between browsers: its parts, its nested parts,
-        the screen (the next version's may take pieces from it) and the parts drawn at this version
-        (the others kept their HTML). `previous`: the same at the version before; `give_way` is
-        called before each part (PostGate.courtesy)."""
-        with self.screens.app.test_request_context(base_url=watcher.url_root), force_locale(watcher.locale):
-            g.live_marks = True
-            screen = watcher.make(known)
-            if previous is not None:
-                screen.previous, previous[2].previous = previous[2], None  # one version back, no further
-            shared = shared.setdefault((watcher.locale, watcher.url_root), {})
-            parts = render_parts(screen, previous[0] if previous else None, shared, give_way)
-            renewed = {name for name, part in parts.items() if previous is None or previous[0].get(name) is not part}
-            return parts, screen.NESTED, screen, renewed
-
-
-def render_parts(screen, shown: dict | None = None, shared: dict | None = None,
-                 give_way: Callable[[], None] | None = None) -> dict[str, tuple]:
-    """The parts of a screen as out-of-band swaps, each rendered from the pieces it needs:
-    {part: (what it depends on, HTML)}. A part whose dependencies are those of the HTML in `shown`
-    is not rendered again: it keeps that HTML. A part the screen shares with other screens
-    (`screen.SHARED`: its dependencies say all of it, whoever watches) is rendered once per version
-    and language for all of them, through `shared`. `give_way`, when given, is called before each
-    part (the renderer's: the answers in progress go first)."""
-    parts = {}
-    for name in screen.PARTS:
-        if give_way is not None:
-            give_way()
-        depends = screen.depends(name)
-        if shown and name in shown and depends is not None and shown[name][0] == depends:
-            parts[name] = shown[name]
-            continue
-        key = (screen.AREA, name, depends) if shared is not None and name in screen.SHARED else None
-        if key is not None and key in shared:
-            parts[name] = shared[key]
-            continue
-        html = squeeze(render_template(f"{screen.AREA}/_{name}.html", oob=True, **screen.part_context(name)))
-        parts[name] = (depends, html)
-        if key:
-            shared[key] = parts[name]
-    return parts
-
-
-_LINES = re.compile(r"\s*\n\s*")
-
-
-def squeeze(html: str) -> str:
-    """The HTML on one line: each run of white space with a line break becomes one space, which a
-    browser shows the same (no part holds a <pre> or a <textarea>); and every line of an event
-    costs its `data: ` prefix."""
-    return _LINES.sub(" ", html).strip()
-
-
-# A row of a list: <!--row TAG#ID KEEP--> the row's element, with an id <!--/row-->. TAG#ID is its
-# list (the element rows are added to), KEEP how many rows the page keeps (static/app.js drops the
-# rest).
-_ROW = re.compile(r"<!--row (\w+)#([\w-]+) (\d+)-->\s*(.*?)\s*<!--/row-->", re.S)
-# What is not the part's own frame: its rows, and the parts shown inside it (<!--nested-->, sent
-# alone when they change).
-_NOT_FRAME = re.compile(r"\s*(<!--row [^>]*-->.*?<!--/row-->|<!--nested-->.*?<!--/nested-->)\s*", re.S)
-_ROW_ID = re.compile(r'^<[a-z0-9]+[^>]*? id="([^"]+)"')
-_FIRST_TAG = re.compile(r"^<[a-z0-9]+")
-
-
-def changes(old: str | None, new: str) -> str:
-    """The out-of-band swaps that take a page showing part HTML `old` to `new`: nothing when they
-    are the same; when only rows of its list changed, those rows, and the rows added at its top;
-    else the whole part."""
-    if old == new:
-        return ""
-    if old is None or "<!--row " not in new or "<!--row " not in old:
-        return new
-    before, after = _ROW.findall(old), _ROW.findall(new)
-    if _NOT_FRAME.sub("", old) != _NOT_FRAME.sub("", new) or {r[:3] for r in before} != {r[:3] for r in after}:
-        return new  # the rest of the part changed, or the list is another
-    tag, list_id, keep = after[0][:3]
-    old_rows = {_row_id(html): html for *_, html in before}
-    new_ids = [_row_id(html) for *_, html in after]
-    added = next((n for n, row in enumerate(new_ids) if row in old_rows), len(new_ids))
-    kept = new_ids[added:]
-    if (any(row in old_rows for row in new_ids[:added]) or kept != list(old_rows)[:len(kept)]
-            or min(len(old_rows) + added, int(keep)) != len(new_ids)):
-        return new  # rows removed, moved or cut otherwise than the page would
-    html = [f'<{tag} hx-swap-oob="afterbegin:#{list_id}">' + "".join(r[3] for r in after[:added]) + f"</{tag}>"] if added else []
-    html += [_FIRST_TAG.sub(lambda m: m.group(0) + ' hx-swap-oob="true"', r[3], count=1)
-             for r, row in zip(after[added:], kept) if old_rows[row] != r[3]]
-    # In a <template>, which htmx looks into: a table's row parses only there, not beside a <p>.
-    return "".join(f"<template>{swap}</template>" for swap in html)
-
-
-def _row_id(html: str) -> str:
-    found = _ROW_ID.match(html)
-    if found is None:
-        raise ValueError(f"a row without an id: {html[:60]}")
-    return found.group(1)

@@ -13,7 +13,7 @@ from ..rules import Settings
 from ..rules.board import load_board
 from ..rules.networth import WorthTally
 from ..store import Known
-from .amounts import money
+from ..words.amounts import money
 
 # A 480-wide drawing with 20-unit text reads at about 13 px on a 320 px phone and scales up. The
 # plot runs from PAD below the top to PAD above the bottom, with the turn axis's labels under it.

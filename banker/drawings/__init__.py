@@ -1,0 +1,1 @@
+"""The app's pictures drawn as SVG: the net worth chart of a game's end (chart.py)."""

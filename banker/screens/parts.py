@@ -1,0 +1,142 @@
+"""A screen's parts drawn as HTML, and what a page lacks of them.
+
+A page's live connection is sent out-of-band swaps (htmx applies each to the element of its id): a
+`Frame` is a screen drawn at one version, each part with the values its HTML was made from, and
+`Frame.swaps` the HTML that takes a page showing some earlier parts to it: nothing for a part it
+shows already, the rows added or changed for a list whose frame stayed the same, else the part.
+
+`draw` draws a screen for the live path, outside any request: at the address its pages were opened
+at (links and QR codes name it), in their language, with the marks of what differs between two
+browsers (marks.py) in place of the CSRF token and the nonces.
+"""
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from flask import current_app, g, render_template
+from flask_babel import force_locale
+
+from ..store import Known
+from .screen import Kind, Screen
+
+
+class Frame(NamedTuple):
+    """A screen drawn at one version: its parts {name: (the values its HTML is made from, HTML)},
+    the names of those drawn at this version (the others kept the HTML of the version before), and
+    the screen (the next version's may take pieces from it)."""
+
+    parts: dict[str, tuple]
+    renewed: frozenset[str]
+    screen: Screen
+
+    def swaps(self, sent: dict[str, tuple]) -> str:
+        """The out-of-band swaps that take a page showing the parts `sent` (another frame's) to this
+        one: "" when it shows them all. A part shown inside another (`NESTED`) comes after the part
+        around it, which may hold an older drawing of it, and not at all when the part around it is
+        sent whole, drawn at this version with it inside."""
+        nested = self.screen.NESTED
+        html = {name: changes(sent[name][1] if name in sent else None, part) for name, (_, part) in self.parts.items()}
+        for name, around in nested.items():
+            if around in self.renewed and html[around] == self.parts[around][1]:
+                html[name] = ""
+        return "".join(html[name] for name in html if name not in nested) + "".join(html[name] for name in nested)
+
+
+def draw(kind: Kind, known: Known, locale: str, address: str, before: Frame | None, shared: dict,
+         give_way: Callable[[], None]) -> Frame:
+    """The screen of `kind` at `known`, drawn for the pages that show it in `locale` at `address`.
+    `before`: the same screen's frame at the version before (its parts whose values did not change
+    are kept, and its pieces may be taken); `shared`: the parts screens share at this version, filled
+    in as they are drawn; `give_way` is called before each part (the live path's: the answers to taps
+    go first)."""
+    with current_app.test_request_context(base_url=address), force_locale(locale):
+        g.live_marks = True
+        screen = kind.made(known)
+        if before is not None:
+            screen.previous, before.screen.previous = before.screen, None  # one version back, no further
+        parts = render_parts(screen, before.parts if before else None, shared.setdefault((locale, address), {}),
+                             give_way)
+        renewed = frozenset(name for name, part in parts.items() if before is None or before.parts.get(name) is not part)
+        return Frame(parts, renewed, screen)
+
+
+def render_parts(screen, shown: dict | None = None, shared: dict | None = None,
+                 give_way: Callable[[], None] | None = None) -> dict[str, tuple]:
+    """The parts of a screen as out-of-band swaps, each rendered from the pieces it needs:
+    {part: (what it depends on, HTML)}. A part whose dependencies are those of the HTML in `shown`
+    is not rendered again: it keeps that HTML. A part the screen shares with other screens
+    (`screen.SHARED`: its dependencies say all of it, whoever watches) is rendered once per version
+    and language for all of them, through `shared`. `give_way`, when given, is called before each
+    part (the renderer's: the answers in progress go first)."""
+    parts = {}
+    for name in screen.PARTS:
+        if give_way is not None:
+            give_way()
+        depends = screen.depends(name)
+        if shown and name in shown and depends is not None and shown[name][0] == depends:
+            parts[name] = shown[name]
+            continue
+        key = (screen.AREA, name, depends) if shared is not None and name in screen.SHARED else None
+        if key is not None and key in shared:
+            parts[name] = shared[key]
+            continue
+        html = squeeze(render_template(screen.PARTS[name].template, oob=True, **screen.part_context(name)))
+        parts[name] = (depends, html)
+        if key:
+            shared[key] = parts[name]
+    return parts
+
+
+_LINES = re.compile(r"\s*\n\s*")
+
+
+def squeeze(html: str) -> str:
+    """The HTML on one line: each run of white space with a line break becomes one space, which a
+    browser shows the same (no part holds a <pre> or a <textarea>); and every line of an event
+    costs its `data: ` prefix."""
+    return _LINES.sub(" ", html).strip()
+
+
+# A row of a list: <!--row TAG#ID KEEP--> the row's element, with an id <!--/row-->. TAG#ID is its
+# list (the element rows are added to), KEEP how many rows the page keeps (static/app.js drops the
+# rest).
+_ROW = re.compile(r"<!--row (\w+)#([\w-]+) (\d+)-->\s*(.*?)\s*<!--/row-->", re.S)
+# What is not the part's own frame: its rows, and the parts shown inside it (<!--nested-->, sent
+# alone when they change).
+_NOT_FRAME = re.compile(r"\s*(<!--row [^>]*-->.*?<!--/row-->|<!--nested-->.*?<!--/nested-->)\s*", re.S)
+_ROW_ID = re.compile(r'^<[a-z0-9]+[^>]*? id="([^"]+)"')
+_FIRST_TAG = re.compile(r"^<[a-z0-9]+")
+
+
+def changes(old: str | None, new: str) -> str:
+    """The out-of-band swaps that take a page showing part HTML `old` to `new`: nothing when they
+    are the same; when only rows of its list changed, those rows, and the rows added at its top;
+    else the whole part."""
+    if old == new:
+        return ""
+    if old is None or "<!--row " not in new or "<!--row " not in old:
+        return new
+    before, after = _ROW.findall(old), _ROW.findall(new)
+    if _NOT_FRAME.sub("", old) != _NOT_FRAME.sub("", new) or {r[:3] for r in before} != {r[:3] for r in after}:
+        return new  # the rest of the part changed, or the list is another
+    tag, list_id, keep = after[0][:3]
+    old_rows = {_row_id(html): html for *_, html in before}
+    new_ids = [_row_id(html) for *_, html in after]
+    added = next((n for n, row in enumerate(new_ids) if row in old_rows), len(new_ids))
+    kept = new_ids[added:]
+    if (any(row in old_rows for row in new_ids[:added]) or kept != list(old_rows)[:len(kept)]
+            or min(len(old_rows) + added, int(keep)) != len(new_ids)):
+        return new  # rows removed, moved or cut otherwise than the page would
+    html = [f'<{tag} hx-swap-oob="afterbegin:#{list_id}">' + "".join(r[3] for r in after[:added]) + f"</{tag}>"] if added else []
+    html += [_FIRST_TAG.sub(lambda m: m.group(0) + ' hx-swap-oob="true"', r[3], count=1)
+             for r, row in zip(after[added:], kept) if old_rows[row] != r[3]]
+    # In a <template>, which htmx looks into: a table's row parses only there, not beside a <p>.
+    return "".join(f"<template>{swap}</template>" for swap in html)
+
+
+def _row_id(html: str) -> str:
+    found = _ROW_ID.match(html)
+    if found is None:
+        raise ValueError(f"a row without an id: {html[:60]}")
+    return found.group(1)
