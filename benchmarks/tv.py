@@ -49,8 +49,8 @@ def main() -> None:
                         if before is not None:
                             screen.previous, before[1].previous = before[1], None
                         parts = render_parts(screen, before[0] if before else None, {})
-                        html = "".join(changes(before[0][part][1] if before else None, part_html)
-                                       for part, (_, part_html) in parts.items())
+                        html = "".join(changes(before[0][part].html if before else None, drawn.html)
+                                       for part, drawn in parts.items())
                         spent[name].append(time.perf_counter() - start)
                         sent[name] += len(html.encode())
                         shown[name] = (parts, screen)

@@ -24,14 +24,14 @@ from .composer import composer_context
 from .host import TableScreen
 from .links import public_url
 from .marks import unmark
-from .parts import Frame, changes, draw, render_parts, squeeze
+from .parts import Drawn, Frame, changes, draw, render_parts, squeeze
 from .phone import PhoneScreen
 from .screen import Kind, Part, Screen
 from .tv import TvScreen
 
-__all__ = ["Frame", "Kind", "Part", "PhoneScreen", "Screen", "TableScreen", "TvScreen", "board_cells", "changes",
-           "composer_context", "countdown", "draw", "history", "init_app", "public_url", "render_parts", "squeeze",
-           "unmark"]
+__all__ = ["Drawn", "Frame", "Kind", "Part", "PhoneScreen", "Screen", "TableScreen", "TvScreen", "board_cells",
+           "changes", "composer_context", "countdown", "draw", "history", "init_app", "public_url", "render_parts",
+           "squeeze", "unmark"]
 
 
 def init_app(app) -> None:

@@ -2,6 +2,7 @@
 banker's, with the seat panel of a seat without a phone."""
 
 from functools import cached_property
+from typing import NamedTuple
 
 from flask import url_for
 
@@ -21,10 +22,19 @@ from .screen import Name, Part, Screen
 
 # What the turn panel's "Act for" box offers a seat the game waits for: the moves of a turn and
 # the decisions (`build` only ever answers a placement won at a shortage auction: the lots are on the
-# seat panel). Bids, trades, building and paying, at any time, are on the seat panel.
-TURN_ACTIONS = frozenset({"roll", "end_turn", "pay_jail_fine", "use_jail_card", "pay_debt", "bankrupt", "buy",
+# seat panel). Bids, trades, building and paying, at any time, are on the seat panel. What the box
+# offers, not what it depends on: what its HTML is made from, its template says (reads.py).
+ACT_FOR = frozenset({"roll", "end_turn", "pay_jail_fine", "use_jail_card", "pay_debt", "bankrupt", "buy",
                           "decline", "draw", "card_choice", "utility_roll", "income_tax", "receive_deeds", "build"})
 
+
+
+class Seat(NamedTuple):
+    """A seat as the banker's tools list it (not its cash, which changes all the time)."""
+
+    id: int
+    name: str
+    bankrupt: bool
 
 
 class TableScreen(Screen):
@@ -43,21 +53,6 @@ class TableScreen(Screen):
         "board": Part("table/_board.html", ("cells",)),
         "history": Part("table/_history.html", ("history",)),
     }
-    DEPENDS = {
-        "news": ("latest", "news_shown"),
-        # In play, with no auction open and no seat panel (tracked): what the turn panel shows but
-        # the latest line, a part of its own. Names and tokens no longer change once the game starts.
-        "turn": ("state.turn", "state.last_roll", "state.pending", "state.debts", "state.doubles", "state.last_turn",
-                 "trades", "turn_legal", "acting", "deck_cards", "time_left", "seats"),
-        "undo": ("undoable", "undoable_seq", "state.status"),
-        "balances": ("state.players", "state.turn", "state.status", "state.bank_houses", "state.bank_hotels",
-                     "state.free_parking", "state.debts"),
-        "bank_tools": ("state.status", "roster", "building_auctions"),
-        "players": ("state.status",),  # the panel itself; what it holds are parts of their own
-        "board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels"),
-        "history": ("history",),
-    }
-    SHARED = frozenset({"news"})
     NESTED = {"news": "turn", "undo": "players", "balances": "players", "bank_tools": "players"}
 
     def __init__(self, game: Known, banker: bool, seat: int | None = None):
@@ -69,11 +64,6 @@ class TableScreen(Screen):
     @cached_property
     def base(self) -> dict:
         return {**super().base, "banker": self.banker}
-
-    def tracked(self, part: str) -> bool:
-        if part == "turn":
-            return self.state.status == "playing" and not self.state.auction and self.picked is None
-        return True
 
     @cached_property
     def news(self) -> dict:
@@ -101,17 +91,18 @@ class TableScreen(Screen):
     @cached_property
     def tools(self) -> dict:
         """The turn panel's "Act for" boxes, for players without a phone: the seat owing a decision
-        out of turn (a creditor settling deeds received), then whose turn it is, each with the
-        TURN_ACTIONS it may take now; a seat with none of them gets no box (an auction's bidders and a
-        debtor who must raise cash first act from the seat panel)."""
+        out of turn (a creditor settling deeds received), then whose turn it is, each with the actions
+        of ACT_FOR it may take now and its debts; a seat with none of them gets no box (an auction's
+        bidders and a debtor who must raise cash first act from the seat panel)."""
         state = self.state
         if not self.banker or state.status != "playing":
             return {"turn_legal": {}, "acting": []}
         pending = state.pending
         waiting = [pending["player"]] if pending and pending.get("player") not in (None, state.turn) else []
-        offered = {pid: legal_actions(state, pid) & TURN_ACTIONS for pid in (*waiting, state.turn)}
+        offered = {pid: legal_actions(state, pid) & ACT_FOR for pid in (*waiting, state.turn)}
         turn_legal = {pid: legal for pid, legal in offered.items() if legal}
-        return {"turn_legal": turn_legal, "acting": [state.player(pid) for pid in turn_legal]}
+        return {"turn_legal": turn_legal,
+                "acting": [(state.player(pid), legal, state.debts_of(pid)) for pid, legal in turn_legal.items()]}
 
     @cached_property
     def seat(self) -> dict:
@@ -120,7 +111,7 @@ class TableScreen(Screen):
         deeds, each button's price or why not."""
         state, pid = self.state, self.picked
         shown = self.banker and state.status == "playing"
-        seats = [Name(p.id, p.name) for p in state.players if not p.bankrupt] if shown else []
+        seats = [Name(p.id, p.name, p.token) for p in state.players if not p.bankrupt] if shown else []
         if not shown or pid is None or not state.has_player(pid):
             return {"seats": seats, "seat": None, "seat_legal": set(), "seat_holdings": [], "seat_debts": [],
                     "seat_bids": []}
@@ -151,7 +142,7 @@ class TableScreen(Screen):
     @cached_property
     def roster(self) -> dict:
         """The seats as the banker's tools list them (who is still in the game)."""
-        return {"roster": tuple((p.id, p.name, p.bankrupt) for p in self.state.players)}
+        return {"roster": tuple(Seat(p.id, p.name, p.bankrupt) for p in self.state.players)}
 
     @cached_property
     def shortage(self) -> dict:

@@ -21,24 +21,33 @@ from ..store import Known
 from .screen import Kind, Screen
 
 
+class Drawn(NamedTuple):
+    """A part drawn: the values its template read, its HTML, and the values read by the parts shown
+    inside it (its HTML holds them as they were drawn with it)."""
+
+    values: tuple
+    html: str
+    inside: tuple
+
+
 class Frame(NamedTuple):
-    """A screen drawn at one version: its parts {name: (the values its HTML is made from, HTML)},
+    """A screen drawn at one version: its parts {name: Drawn},
     the names of those drawn at this version (the others kept the HTML of the version before), and
     the screen (the next version's may take pieces from it)."""
 
-    parts: dict[str, tuple]
+    parts: dict[str, Drawn]
     renewed: frozenset[str]
     screen: Screen
 
-    def swaps(self, sent: dict[str, tuple]) -> str:
+    def swaps(self, sent: dict[str, Drawn]) -> str:
         """The out-of-band swaps that take a page showing the parts `sent` (another frame's) to this
         one: "" when it shows them all. A part shown inside another (`NESTED`) comes after the part
         around it, which may hold an older drawing of it, and not at all when the part around it is
         sent whole, drawn at this version with it inside."""
         nested = self.screen.NESTED
-        html = {name: changes(sent[name][1] if name in sent else None, part) for name, (_, part) in self.parts.items()}
+        html = {name: changes(sent[name].html if name in sent else None, part.html) for name, part in self.parts.items()}
         for name, around in nested.items():
-            if around in self.renewed and html[around] == self.parts[around][1]:
+            if around in self.renewed and html[around] == self.parts[around].html:
                 html[name] = ""
         return "".join(html[name] for name in html if name not in nested) + "".join(html[name] for name in nested)
 
@@ -61,30 +70,29 @@ def draw(kind: Kind, known: Known, locale: str, address: str, before: Frame | No
         return Frame(parts, renewed, screen)
 
 
-def render_parts(screen, shown: dict | None = None, shared: dict | None = None,
-                 give_way: Callable[[], None] | None = None) -> dict[str, tuple]:
+def render_parts(screen: Screen, shown: dict | None = None, shared: dict | None = None,
+                 give_way: Callable[[], None] | None = None) -> dict[str, Drawn]:
     """The parts of a screen as out-of-band swaps, each rendered from the pieces it needs:
-    {part: (what it depends on, HTML)}. A part whose dependencies are those of the HTML in `shown`
-    is not rendered again: it keeps that HTML. A part the screen shares with other screens
-    (`screen.SHARED`: its dependencies say all of it, whoever watches) is rendered once per version
-    and language for all of them, through `shared`. `give_way`, when given, is called before each
-    part (the renderer's: the answers in progress go first)."""
-    parts = {}
-    for name in screen.PARTS:
+    {part: Drawn}. A part whose values are those of the HTML in
+    `shown` is not rendered again: it keeps that HTML. Nor is a part another screen drew at this
+    version from the same values (`shared`: {template: [Drawn, ...]}, one per language and address): every phone's news is drawn once. `give_way`, when given, is called before each part
+    (the renderer's: the answers in progress go first)."""
+    parts, depends = {}, {name: screen.depends(name) for name in screen.PARTS}
+    for name, part in screen.PARTS.items():
         if give_way is not None:
             give_way()
-        depends = screen.depends(name)
-        if shown and name in shown and depends is not None and shown[name][0] == depends:
-            parts[name] = shown[name]
+        if shown and name in shown and shown[name].values == depends[name]:
+            parts[name] = shown[name]  # the parts shown inside it are sent on their own when they changed
             continue
-        key = (screen.AREA, name, depends) if shared is not None and name in screen.SHARED else None
-        if key is not None and key in shared:
-            parts[name] = shared[key]
-            continue
-        html = squeeze(render_template(screen.PARTS[name].template, oob=True, **screen.part_context(name)))
-        parts[name] = (depends, html)
-        if key:
-            shared[key] = parts[name]
+        # Drawn by another screen, its HTML holds the parts shown inside it as that screen draws them.
+        inside = tuple(depends[nested] for nested, around in screen.NESTED.items() if around == name)
+        drawn = shared.setdefault(part.template, []) if shared is not None else []
+        same = next((other for other in drawn if other.values == depends[name] and other.inside == inside), None)
+        if same is None:
+            same = Drawn(depends[name], squeeze(render_template(part.template, oob=True, **screen.part_context(name))),
+                         inside)
+            drawn.append(same)
+        parts[name] = same
     return parts
 
 

@@ -17,9 +17,6 @@ from .bids import quick_bids
 from .screen import Name, Part, Screen
 
 
-# What a phone's turn panel offers, of all a player may do (the rest is on its wallet and trades).
-PHONE_TURN_ACTIONS = frozenset({"opening_roll", "use_jail_card", "pay_jail_fine", "roll", "end_turn", "buy", "bid",
-                                "pass", "pay_debt", "bankrupt"})
 # A seat's own actions whose money the table decided, not the tap: the dice and the cards it only
 # reports (the rent or tax where the dice brought it, a card's fine, the salary for passing Go).
 # What its other actions moved (a purchase, a house, a payment) was the tap's own doing.
@@ -66,18 +63,6 @@ class PhoneScreen(Screen):
         "trades": Part("player/_trades.html", ("me", "trades", "others", "names")),
         "history": Part("player/_history.html", ("history",)),
     }
-    DEPENDS = {
-        "news": ("latest", "news_shown", "my_turn", "turn_name"),
-        # In play with no auction open (tracked): what my turn panel shows but whose turn it is and the
-        # latest line (the news, a part of its own).
-        "turn": ("me_in_turn", "turn_legal", "take_back", "incoming", "my_debts", "raisable", "owed_total",
-                 "deck_cards", "my_doubles", "my_pending", "out"),
-        "wallet": ("me", "wallet_legal", "holdings", "others", "money_news", "owed", "state.status",
-                   "state.bank_houses", "state.bank_hotels", "state.settings", "state.last_turn"),
-        "trades": ("me_out", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
-        "history": ("history",),
-    }
-    SHARED = frozenset({"news"})
     NESTED = {"news": "turn"}
 
     def __init__(self, game: Known, player: int):
@@ -86,20 +71,13 @@ class PhoneScreen(Screen):
 
     @cached_property
     def me(self) -> dict:
-        """This player; and for the dependencies of the parts that show only some of it, that much
-        (neither the turn panel nor the trades show where the pawn stands)."""
-        me = self.state.player(self.player)
-        return {"me": me, "me_out": me.bankrupt,
-                "me_in_turn": (me.cash, me.in_jail, me.jail_rolls, me.jail_cards, me.bankrupt)}
+        """This player."""
+        return {"me": self.state.player(self.player)}
 
     @cached_property
     def legal(self) -> dict:
-        """What this player may do now; and, for the dependencies of the turn panel and the wallet,
-        only the part of it each shows (the turn's next step, for one, is not the wallet's)."""
-        legal = legal_actions(self.state, self.player)
-        state, mine = self.state, self.state.pending and self.state.pending.get("player") == self.player
-        return {"legal": legal, "turn_legal": legal & PHONE_TURN_ACTIONS, "wallet_legal": legal & {"pay"},
-                "my_pending": state.pending if mine else None, "my_doubles": state.doubles if "roll" in legal else 0}
+        """What this player may do now (each part reads only whether it may do what the part offers)."""
+        return {"legal": legal_actions(self.state, self.player)}
 
     @cached_property
     def trades(self) -> dict:
@@ -110,9 +88,6 @@ class PhoneScreen(Screen):
     @cached_property
     def bids(self) -> dict:
         return {"quick_bids": quick_bids(self.state, self.player)}
-
-    def tracked(self, part: str) -> bool:
-        return part != "turn" or self.state.status == "playing" and not self.state.auction
 
     @cached_property
     def news(self) -> dict:
@@ -207,7 +182,7 @@ class PhoneScreen(Screen):
     @cached_property
     def others(self) -> dict:
         """The players still in the game but this one: whom to pay, whom to offer a trade."""
-        return {"others": [Name(p.id, p.name) for p in self.state.players if p.id != self.player and not p.bankrupt]}
+        return {"others": [Name(p.id, p.name, p.token) for p in self.state.players if p.id != self.player and not p.bankrupt]}
 
     @cached_property
     def history(self) -> dict:

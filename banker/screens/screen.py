@@ -7,9 +7,10 @@ wallet) is a `Part`: the template that draws it, and the pieces of data it needs
 property returning template variables, built on first use. A full page asks for every part; a live
 update asks for each part once and shares the pieces the parts have in common.
 
-A part that most changes leave as it was (a phone's wallet when someone else moves) also names, in
-`DEPENDS`, every value its HTML is made from. A live connection compares them with those of the
-HTML the page already shows and does not render the part again when they are the same.
+A part's HTML is made from the values its template reads of those variables, which the template
+itself says (reads.py): a live connection compares them with those of the HTML the page already
+shows, and does not draw the part again when they are the same (a phone's wallet when someone else
+moves); two screens whose part reads the same values share its HTML (every phone's news).
 
 Which screen a page shows, beyond its game, is its `Kind`: the live path draws each kind once per
 version, language and address, for every page that shows it (parts.py).
@@ -20,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import NamedTuple
 
-from flask import url_for
+from flask import current_app, url_for
 
 from ..drawings.chart import worth_chart
 from ..rules.cards import deck, holder
@@ -31,7 +32,7 @@ from ..store import Known
 from ..words import card_effects
 from ..words.card_texts import card_text
 from ..words.narrate import refusal
-from . import countdown, history
+from . import countdown, history, reads
 from .board import board_cells
 
 
@@ -59,18 +60,14 @@ class Name(NamedTuple):
 
     id: int
     name: str
+    token: str
 
 
 class Screen:
     """One screen of one game at the version read; subclasses name their parts and pieces."""
 
-    AREA = ""  # its blueprint (where its story opens), and its name among the parts screens share
+    AREA = ""  # its blueprint: where its story opens
     PARTS: dict[str, Part] = {}
-    # Template variables, or "state.<field>", that decide all of a part's HTML (while `tracked`).
-    DEPENDS: dict[str, tuple[str, ...]] = {}
-    # Parts whose dependencies decide their HTML on every screen of the area, whoever watches: the
-    # renderer renders each once per version and language for all the screens that show it.
-    SHARED: frozenset[str] = frozenset()
     # Parts shown inside another part ({part: the part around it}): sent alone only when the part
     # around it is not sent.
     NESTED: dict[str, str] = {}
@@ -104,25 +101,18 @@ class Screen:
         return {name for cls in type(self).__mro__ for name, value in vars(cls).items()
                 if isinstance(value, cached_property) and name in self.__dict__ and name != "base"}
 
-    def depends(self, part: str) -> tuple | None:
-        """The values that decide a part's HTML (None: not tracked, always render it)."""
-        names = self.DEPENDS.get(part)
-        if names is None or not self.tracked(part):
-            return None
-        context = self.part_context(part)
-        return tuple(getattr(self.state, name[6:]) if name.startswith("state.") else context[name]
-                     for name in names)
+    def depends(self, part: str) -> tuple:
+        """The values the part's template reads of its variables (reads.py), but what the parts
+        shown inside it read (they are sent on their own): where they are those of the HTML a page
+        shows, the part is not drawn again."""
+        inside = frozenset(self.PARTS[name].template for name, around in self.NESTED.items() if around == part)
+        return reads.values(self.PARTS[part].template, current_app.jinja_env, self.part_context(part), inside)
 
     def _history_before(self) -> tuple | None:
         """The history this screen showed at the version before, when the renderer has it: after
         most changes only the newest entry is told (history.history_rows)."""
         before = self.previous
         return (before.game, before.history["history"]) if before is not None and "history" in before.__dict__ else None
-
-    def tracked(self, part: str) -> bool:
-        """Whether the part's DEPENDS say all of its HTML now (some parts list what they show in
-        play, and are rendered at every change in the lobby, at the end or during an auction)."""
-        return True
 
     @cached_property
     def base(self) -> dict:

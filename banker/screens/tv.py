@@ -42,14 +42,6 @@ class TvScreen(Screen):
         "standings": Part("tv/_standings.html", ("ranks",)),
         "news": Part("tv/_news.html", ("lines",)),
     }
-    DEPENDS = {
-        "lobby": ("state.status", "roster"),
-        # The countdown's seconds are counted down on the page (static/app.js) from its end.
-        "turn": ("state.status", "state.turn", "state.last_roll", "state.auction", "closes_at"),
-        "board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels"),
-        "standings": ("ranks", "state.status", "state.turn", "state.free_parking"),
-        "news": ("lines",),
-    }
 
     @cached_property
     def lobby(self) -> dict:

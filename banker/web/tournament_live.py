@@ -10,7 +10,7 @@ changed). The screens are few (one organiser, a TV or two, the phones between ro
 connection renders its own part; the tables' own screens stay with the games' renderers
 (live/renderer.py).
 
-Dependencies, as the game screens' DEPENDS: a screen names what its part is made from
+Dependencies: a screen names what its part is made from
 (`depends(state)`: the tournament's version, and for the organiser each table's turn and leader,
 read from the live memory's newest version of the game, not the database). The tournament's row is
 read only when its own version moved; a table's change that leaves what a screen shows as it was

@@ -122,7 +122,8 @@ def test_a_change_pushes_only_the_parts_it_changed(app, game, phone):
         game.ok("banker", type="bank_pay", player=1, amount=7)  # Ann's own money: her wallet too
         event = listener.next_event()
         assert 'id="wallet"' in event.data and 'data-cash="1507"' in event.data
-        assert 'id="turn"' in event.data  # her turn panel, with the news inside: not sent again alone
+        # Not her turn panel, which shows no cash while she is to roll: its news alone, once.
+        assert 'id="turn"' not in event.data
         assert event.data.count('id="news"') == 1 and 'id="history"' not in event.data
         # The history gets its new row at the top of its list, not every row again.
         new_row = f'<template><ol hx-swap-oob="afterbegin:#history-rows"><li id="h-{event.id}"'
@@ -323,7 +324,7 @@ def test_a_part_is_skipped_only_when_its_html_would_be_the_same(app, client, see
             db.session.remove()
             row = store.known(store.find_game(game.code))
             for screen in (TableScreen(row, True), TableScreen(row, False), *(PhoneScreen(row, p) for p in (1, 2, 3))):
-                for part in screen.DEPENDS:
+                for part in screen.PARTS:
                     depends = screen.depends(part)
                     html = squeeze(render_template(screen.PARTS[part].template, oob=True, **screen.context([part])))
                     html = _without_nested(screen, part, html)
@@ -354,7 +355,7 @@ def _tracked_parts(game_code: str) -> dict:
     seats = [p.id for p in row.state.players]
     found = {}
     for screen in (TableScreen(row, True), TableScreen(row, False), *(PhoneScreen(row, p) for p in seats)):
-        for part in screen.DEPENDS:
+        for part in screen.PARTS:
             html = squeeze(render_template(screen.PARTS[part].template, oob=True, **screen.context([part])))
             found[(screen.AREA, getattr(screen, "player", None), part)] = (screen.depends(part),
                                                                          _without_nested(screen, part, html))

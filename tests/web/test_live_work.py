@@ -109,10 +109,11 @@ def test_a_change_renders_the_news_once_for_every_phone_that_shows_it(app, clien
         assert all(event.id == str(version) for event in events)
         # Ann, whose turn it is, reads "Your turn" over the news; the six others share one.
         assert rendered.count("player/_news.html") == 2 and rendered.count("table/_news.html") == 1
-        # The other phones render nothing of their own; Cy's phone its parts that show her cash (not
-        # her trades); the host its balances, Undo and history (not the rest of its players' panel).
+        # The other phones render nothing of their own; Cy's phone the part that shows her cash, her
+        # wallet (not her trades, nor her turn panel, which shows no cash while she waits); the host
+        # its balances, Undo and history (not the rest of its players' panel, nor its turn panel).
         assert sorted(rendered) == ["player/_history.html", "player/_news.html", "player/_news.html",
-                                    "player/_turn.html", "player/_wallet.html",
+                                    "player/_wallet.html",
                                     "table/_balances.html", "table/_history.html", "table/_news.html",
                                     "table/_undo.html"]
         phones = [event.data for event in events[1:]]
@@ -211,7 +212,7 @@ def fresh(app, game_code: str, screen) -> dict[str, str]:
     with app.test_request_context():
         g.live_marks = True
         known = store.known(store.find_game(game_code))
-        return {name: html for name, (_, html) in render_parts(screen(known)).items()
+        return {name: part.html for name, part in render_parts(screen(known)).items()
                 if name not in screen(known).NESTED}
 
 
