@@ -369,11 +369,20 @@ document.addEventListener("htmx:sseMessage", () => {
 });
 
 // Saying so when the banker's laptop cannot be reached: a banner while the live connection is
-// down (the browser reconnects by itself), and a message when a tap got no answer at all.
+// down (the browser reconnects by itself), and a message when a tap got no answer at all. The
+// banner lies at the foot of the screen, and the page keeps room for it there (--link-down,
+// app.css): every control can be scrolled above it, and the host's columns end over it.
+function linkDown(down) {
+  const banner = document.getElementById("reconnecting");
+  if (!banner) return;
+  banner.hidden = !down;
+  if (down) document.documentElement.style.setProperty("--link-down", `${banner.offsetHeight}px`);
+  else document.documentElement.style.removeProperty("--link-down");
+}
 document.addEventListener("htmx:sseError", () => {
-  if (!document.hidden) document.getElementById("reconnecting")?.removeAttribute("hidden");
+  if (!document.hidden) linkDown(true);
 });
-document.addEventListener("htmx:sseOpen", () => document.getElementById("reconnecting")?.setAttribute("hidden", ""));
+document.addEventListener("htmx:sseOpen", () => linkDown(false));
 document.addEventListener("htmx:sendError", (event) => {
   const box = document.getElementById("message");
   if (!box) return;
