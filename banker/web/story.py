@@ -25,7 +25,7 @@ from ..drawings.chart import worth_chart
 from ..lru import LruCache
 from ..words.languages import gettext as _, locale
 from ..words.names import square_name, square_names
-from ..words.narrate import GROUP_NAMES, Translated
+from ..words.labels import GROUP_NAMES, Translated
 
 # Stories of this many game versions stay in memory (a story is a few kilobytes of counts), and
 # this many story pages as HTML (a version's in each language, the host's and each phone's: from

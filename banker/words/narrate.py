@@ -1,15 +1,14 @@
 """Words for the screens: rule refusals and action effects rendered as translated sentences."""
 
-from collections.abc import Mapping
-
 from babel.lists import format_list
 
 from ..rules.cards import CUSTOM, card
-from ..rules.errors import N_, GameError
+from ..rules.errors import GameError
 from ..rules.state import BANK, POT, GameState
 from ..store import BadEvent
 from . import amounts
 from .card_texts import card_text
+from .labels import BUTTON_LABELS, FIELD_LABELS, GROUP_NAMES, MONEY_FIELDS, TOKEN_NAMES
 from .languages import gettext as _, locale, ngettext
 from .names import reader_language, square_name
 
@@ -298,7 +297,7 @@ def _bundle(state: GameState, side: dict) -> str:
 TOLD_ELSEWHERE = {"auction", "trade"}
 
 
-def story(state: GameState, effect: dict) -> str | None:
+def told_effect(state: GameState, effect: dict) -> str | None:
     """One effect as a sentence (None for effects another sentence already tells)."""
     tell = STORIES[effect["kind"]]
     if tell is None:
@@ -349,7 +348,7 @@ def summary(state: GameState, effects: list[dict]) -> str:
     # (STORIES, "built" and "levels_set").
     if any(e["kind"] == "transfer" for e in effects):
         effects = [e for e in effects if e["kind"] not in ("built", "levels_set")]
-    return sentence_gap().join(text for text in (story(state, e) for e in effects) if text)
+    return sentence_gap().join(text for text in (told_effect(state, e) for e in effects) if text)
 
 
 def sentence_gap() -> str:
@@ -368,54 +367,6 @@ def mentions(effect: dict) -> set:
     if effect["kind"] == "turn":
         return set()
     return {effect[k] for k in ("player", "from", "to", "debtor", "creditor", "offerer") if k in effect}
-
-
-class Translated(Mapping):
-    """Names put into the reader's language as each is read: a screen reads one or two of them, and
-    translating the whole table for every render was a good part of a render's cost."""
-
-    def __init__(self, names: dict[str, str]):
-        self._names = names
-
-    def __getitem__(self, key: str) -> str:
-        return _(self._names[key])
-
-    def __iter__(self):
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-
-# The eight tokens' names.
-TOKEN_NAMES = Translated({
-    "hat": N_("Top hat"), "car": N_("Car"), "dog": N_("Dog"), "iron": N_("Iron"),
-    "ship": N_("Ship"), "wheelbarrow": N_("Wheelbarrow"), "thimble": N_("Thimble"), "cat": N_("Cat"),
-})
-# Colour groups, railroads and utilities as the reader calls them.
-GROUP_NAMES = Translated({
-    "brown": N_("Brown"), "light_blue": N_("Light blue"), "pink": N_("Pink"), "orange": N_("Orange"),
-    "red": N_("Red"), "yellow": N_("Yellow"), "green": N_("Green"), "dark_blue": N_("Dark blue"),
-    "railroad": N_("Railroads"), "utility": N_("Utilities"),
-})
-
-
-# The form fields that hold money: a refusal on a page says their bounds in the board's money.
-MONEY_FIELDS = frozenset({"amount", "cash", "per_house", "per_hotel", "high_bid"})
-# A form's fields as a refusal on its page names them (the API's messages keep the JSON names).
-FIELD_LABELS = Translated({
-    "amount": N_("the amount"), "square": N_("the square"), "spaces": N_("the number of squares back"),
-    "per_house": N_("the price for each house"), "per_hotel": N_("the price for each hotel"),
-})
-
-
-# What each deed button says, by the kind holdings gives it (its price is shown beside it).
-BUTTON_LABELS = Translated({
-    "build_house": N_("Build house"), "build_hotel": N_("Build hotel"), "place": N_("Place here"),
-    "no_houses_left": N_("No houses left"), "no_hotels_left": N_("No hotels left"),
-    "sell_house": N_("Sell house"), "sell_hotel": N_("Sell hotel"),
-    "mortgage": N_("Mortgage"), "unmortgage": N_("Repay mortgage"),
-})
 
 
 def explain(state: GameState, holdings: list[dict]) -> list[dict]:
