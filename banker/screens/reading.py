@@ -251,6 +251,8 @@ class Reader:
                 return lambda context, environment: steps(path.evaluate(context, environment), path.steps, environment)
             if keys or path[0] in local:
                 raise Unknown(path[0])
+            if all(step == "." for step, _ in path[1:]):  # attributes only: read without the general path
+                return _attributes(path[0], tuple(name for _, name in path[1:]))
             return lambda context, environment: _value(path, context, environment)
         if isinstance(node, nodes.Not):
             inner = self.test(node.node, local)
@@ -293,6 +295,18 @@ def _assigned(node: nodes.Node, within: bool = False) -> frozenset:
     if within and isinstance(node, nodes.CallBlock):
         names |= {arg.name for arg in node.args}
     return frozenset(names)
+
+
+def _attributes(root: str, names: tuple) -> Callable:
+    """A variable's attribute's attribute... as a test reads it (`_value`, for attributes alone)."""
+    def value(context: dict, environment: Environment):
+        found = context.get(root, MISSING)
+        if found is MISSING:
+            raise Unknown(root)  # a global: both branches
+        for name in names:
+            found = environment.getattr(found, name)
+        return found
+    return value
 
 
 def _value(path: tuple, context: dict, environment: Environment):

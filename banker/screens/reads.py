@@ -93,6 +93,8 @@ def _compiled(items: tuple) -> Callable[[dict, Environment, Callable], None]:
             return f"D({constant(read)}, c, e, add)"
         if len(read) == 1:
             return f"c.get({read[0]!r}, M)"
+        if len(read) == 2 and read[1][0] == ".":  # one attribute: most paths (me.cash)
+            return f"A(c.get({read[0]!r}, M), {read[1][1]!r}, e)"
         return f"S(c.get({read[0]!r}, M), {constant(read[1:])}, e)"
 
     def emit(items: tuple, depth: int) -> None:
@@ -117,9 +119,20 @@ def _compiled(items: tuple) -> Callable[[dict, Environment, Callable], None]:
     lines = ["def run(c, e, add):"]
     emit(items, 1)
     scope = {"K": constants, "M": MISSING, "U": _UNKNOWN, "T": _taken, "H": _holds, "D": _read,
-             "S": lambda found, path, environment: found if found is MISSING else steps(found, path, environment)}
+             "S": lambda found, path, environment: found if found is MISSING else steps(found, path, environment),
+             "A": _attribute}
     exec(compile("\n".join(lines), "<the values a template reads>", "exec"), scope)
     return scope["run"]
+
+
+def _attribute(found, name: str, environment: Environment):
+    """`steps(found, ((".", name),), environment)`, in one call."""
+    if found is MISSING:
+        return found
+    try:
+        return environment.getattr(found, name)
+    except Exception:
+        return BROKEN
 
 
 _UNKNOWN = object()  # a test that could not be evaluated: both branches are read
