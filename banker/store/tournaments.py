@@ -33,10 +33,10 @@ from ..rules.tournament import (EventActor, EventSettings, EventState, apply_eve
                                 parse_event_action, replay_event, seat_results)
 from . import actions
 from .engine import attempts, writing
-from .games import CODE_ALPHABET, create_game, free_code, game_code
+from .games import create_game, free_code, game_code
 from .identity import Browser, new_token, token_hash
 from .news import announce, notifier
-from .tv import VIEW_KEY_LENGTH, _typed
+from .tv import draw_view_key, view_key_opens
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def live_key(code: str) -> str:
 
 def new_view_key(tournament: Tournament) -> str:
     """A new view key for the event TV (as a game's TV has, store/tv.py); an earlier one stops working."""
-    key = "".join(secrets.choice(CODE_ALPHABET) for _ in range(VIEW_KEY_LENGTH))
+    key = draw_view_key()
     with writing():
         db.session.execute(update(Tournament).where(Tournament.id == tournament.id)
                            .values(view_key_hash=token_hash(key)))
@@ -105,9 +105,7 @@ def new_view_key(tournament: Tournament) -> str:
 def tv_tournament(code: str, key: str) -> Tournament | None:
     """The tournament whose TV the view key opens now; None for any other key or no such tournament."""
     tournament = find_tournament(code)
-    if tournament is None or tournament.view_key_hash is None:
-        return None
-    return tournament if secrets.compare_digest(tournament.view_key_hash, token_hash(_typed(key))) else None
+    return tournament if tournament is not None and view_key_opens(tournament.view_key_hash, key) else None
 
 
 def find_tournament(code: str) -> Tournament | None:
