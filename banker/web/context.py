@@ -222,15 +222,19 @@ class Screen:
 
     @cached_property
     def time_limit(self) -> dict:
-        """The optional time limit (a tournament's round, for its tables): its deadline (ISO time, for
-        the page's clock) and what is left."""
-        minutes = self.state.settings.time_limit_minutes
-        started = self.game.started_at if minutes and self.state.status == "playing" else None
+        """The optional time limit (a tournament's round, for its tables: its clock as the tournament
+        told the game, paused or running): its deadline (ISO time, for the page's clock) and what is left."""
+        state, minutes = self.state, self.state.settings.time_limit_minutes
+        started = self.game.started_at if minutes and state.status == "playing" else None
         if started is None:
             return {"time_left": None, "deadline": None}
-        deadline = started.replace(tzinfo=UTC) + timedelta(minutes=minutes)
-        left = max(0, int((deadline - datetime.now(UTC)).total_seconds()))
-        return {"deadline": deadline.isoformat(), "time_left": f"{left // 60}:{left % 60:02d}"}
+        if state.round_paused_left is not None:  # the page shows it paused: no deadline to count to
+            deadline, left = None, state.round_paused_left
+        else:
+            deadline = (datetime.fromtimestamp(state.round_ends_at, UTC) if state.round_ends_at
+                        else started.replace(tzinfo=UTC) + timedelta(minutes=minutes))
+            left = max(0, int((deadline - datetime.now(UTC)).total_seconds()))
+        return {"deadline": deadline and deadline.isoformat(), "time_left": f"{left // 60}:{left % 60:02d}"}
 
 
 # What the turn panel's "Act for" box offers a seat the game waits for: the moves of a turn and
@@ -269,7 +273,8 @@ class TableScreen(Screen):
         # In play, with no auction open and no seat panel (tracked): what the turn panel shows but
         # the latest line, a part of its own. Names and tokens no longer change once the game starts.
         "turn": ("state.turn", "state.last_roll", "state.pending", "state.debts", "state.doubles", "state.last_turn",
-                 "trades", "turn_legal", "acting", "deck_cards", "time_left", "seats"),
+                 "state.round_ends_at",
+                 "state.round_paused_left", "trades", "turn_legal", "acting", "deck_cards", "time_left", "seats"),
         "undo": ("undoable", "undoable_seq", "state.status"),
         "balances": ("state.players", "state.turn", "state.status", "state.bank_houses", "state.bank_hotels",
                      "state.free_parking", "state.debts"),
@@ -434,7 +439,8 @@ class PhoneScreen(Screen):
         "turn": ("me_in_turn", "turn_legal", "take_back", "incoming", "my_debts", "raisable", "owed_total",
                  "deck_cards", "my_doubles", "my_pending", "out"),
         "wallet": ("me", "wallet_legal", "holdings", "others", "money_news", "owed", "state.status",
-                   "state.bank_houses", "state.bank_hotels", "state.settings", "state.last_turn"),
+                   "state.bank_houses", "state.bank_hotels", "state.settings", "state.last_turn", "state.round_ends_at",
+                   "state.round_paused_left"),
         "trades": ("me_out", "incoming", "outgoing", "others", "names", "state.status", "state.deeds"),
         "history": ("history",),
     }
