@@ -107,3 +107,17 @@ def test_two_processes_calling_the_last_turn_at_once_record_it_once(app, databas
     assert sorted(answers) == [False, True]
     assert called(code) == 1
     assert [told(game).count("last_turn") for game in games] == [1, 1]
+
+
+def test_a_tables_undo_passes_over_the_rounds_clock_the_organiser_runs(app):
+    code, games = a_round(ends_in=600)
+    banker = Actor(banker=True)
+    store.act(games[0], {"type": "bank_pay", "player": 1, "amount": 10, "memo": "prize"}, actor=banker)
+    tournaments.act(code, {"type": "pause_clock"}, ORGANISER)
+    store.act(games[0], {"type": "undo"}, actor=banker)  # the payment, not the pause that came after it
+    db.session.rollback()
+    game = store.find_game(games[0])
+    state = store.load_state(game)
+    assert state.player(1).cash == 1_500 and state.round_paused_left is not None
+    assert told(games[0])[-2:] == ["round_clock", "round_clock"] and "bank_pay" not in told(games[0])
+    assert store.replay_game(game).to_dict() == game.state
