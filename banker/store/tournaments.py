@@ -263,8 +263,8 @@ def _seat_tables(code: str, state: EventState) -> Acted:
 def _table_game(tournament: Tournament, state: EventState, table, names: dict, entrants: dict) -> str:
     """A table's game, its seats joined in seat order (seat n is the game's player n), each holding
     its entrant's token and badge; the organiser's token and screen are its banker's."""
-    # The round's length as the game's time limit: its host screen counts the round down from the
-    # game's start, which start_round makes (the organiser's pauses show on the tournament's screens).
+    # The round's length as the game's time limit (its rules say so); its screens count down the
+    # round's clock itself, which the tournament tells the game (round_clock, at start_round).
     game, _ = create_game(state.settings.edition,
                           {**state.settings.rules, "time_limit_minutes": state.settings.round_minutes})
     for token, player in zip(TOKENS, table.seats):
