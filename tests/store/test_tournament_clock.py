@@ -5,15 +5,15 @@ deadline calls it before it is applied; two processes calling it at once record 
 table is told once."""
 
 import threading
+from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import func, select
 
-from banker import store
+from banker import gunicorn_config, store
 from banker.models import TournamentAction, db
 from banker.rules import Actor
 from banker.store import tournaments
-from banker.web.tournament_live import keep_time
 
 from ..apps import close, make_app
 
@@ -67,13 +67,13 @@ def test_the_first_action_at_a_table_after_the_rounds_time_calls_the_last_turn_f
 
 def test_a_round_whose_time_runs_out_while_no_server_ran_gets_its_last_turn_from_the_next_one(app, database):
     keeper_off(app)
-    code, games = a_round(ends_in=1)
-    restarted = make_app(database)  # a server started after (`banker`, a gunicorn worker) keeps the deadline
+    code, games = a_round(ends_in=-1)  # its time ran out with no keeper to call the last turn
+    restarted = make_app(database)  # a server started after (here a gunicorn worker) keeps the deadline
     try:
-        keep_time(restarted)
+        gunicorn_config.post_worker_init(SimpleNamespace(wsgi=restarted))
         with restarted.app_context():
             assert restarted.extensions["banker.round_clock"].thread is not None
-            for _ in range(200):  # at the deadline (a second away), the keeper calls it
+            for _ in range(200):  # the keeper calls it at once, on its own thread
                 if called(code):
                     break
                 threading.Event().wait(0.05)
