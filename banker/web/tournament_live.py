@@ -127,7 +127,6 @@ class ClockKeeper:
                 tournaments.call_time(code, now)
             else:
                 later.append(ends_at)
-        release()
         return min(later, default=None)
 
 
@@ -149,9 +148,8 @@ def init_app(app) -> None:
 def keep_time(app) -> None:
     """The app starts to serve: its round clock keeper starts at once when a round's clock runs in
     the database (after a restart, nobody else may be there to call its last turn). One query."""
-    with app.app_context():
+    with app.app_context():  # (its session let go as the context ends: banker.create_app)
         running = tournaments.round_deadlines()
-        release()
     if running:
         app.extensions["banker.round_clock"].start()
 
