@@ -40,6 +40,16 @@ def follow(port: int, path: str, cookie: str):
     return live, stream
 
 
+def shows(stream, text: bytes) -> bytes:
+    """Read a live connection's updates until one shows `text` (a page drawn at an older version is
+    first brought up to date: that update comes first)."""
+    received, given_up = b"", time.monotonic() + 60  # a guard against waiting for ever, not a measure
+    while text not in received:
+        assert time.monotonic() < given_up, f"no update showed {text!r}"
+        received += next_update(stream)
+    return received
+
+
 def counted(database: str, code: str) -> tuple[int, list[int]]:
     """How many times the tournament's log, and each of its tables' games, holds the last turn."""
     engine = create_engine(database)
@@ -70,14 +80,14 @@ def test_an_event_through_two_processes_and_its_last_turn_at_time_recorded_once(
     try:
         # Seated through the first process: the phone the second follows shows its table.
         seated = call(first, f"/api/events/{code}/actions", {"type": "seat_round"}, organiser)[1]
-        assert b"Table " in next_update(stream)
+        shows(stream, b"Table ")
         games = [t["game"] for t in seated["state"]["rounds"][0]["tables"]]
         assert call(first, f"/api/events/{code}/actions", {"type": "start_round"}, organiser)[0] == 200
         at = call(second, f"/api/games/{games[0]}", token=organiser)[1]["version"]
         tables = [watch(second, game, at) for game in games[:1]]
         # Paused through the first process: the table's host screen on the second says so.
         assert call(first, f"/api/events/{code}/actions", {"type": "pause_clock"}, organiser)[0] == 200
-        assert b"Clock paused:" in next_update(tables[0][1])
+        shows(tables[0][1], b"Clock paused:")
         # A round of five minutes is long for a test: the clock kept one second when it is paused.
         engine = create_engine(hosted.database)
         with engine.begin() as connection:
@@ -87,9 +97,7 @@ def test_an_event_through_two_processes_and_its_last_turn_at_time_recorded_once(
         # Run again through the first: both processes' keepers hear of it, and both call the last
         # turn at its time (nobody else does: no page of the event calls it, no table acts).
         assert call(first, f"/api/events/{code}/actions", {"type": "resume_clock"}, organiser)[0] == 200
-        received = b""
-        while b"Last turn" not in received:
-            received += next_update(tables[0][1])
+        shows(tables[0][1], b"Last turn")
     finally:
         for live, reading in [(phone, stream), *tables]:
             reading.close()
