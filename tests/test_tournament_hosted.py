@@ -91,8 +91,8 @@ def test_an_event_through_two_processes_and_its_last_turn_at_time_recorded_once(
         # A round of five minutes is long for a test: the clock kept one second when it is paused.
         engine = create_engine(hosted.database)
         with engine.begin() as connection:
-            connection.execute(text("UPDATE tournaments SET state = jsonb_set(state::jsonb, '{clock,paused_remaining}', "
-                                    "'1')::json WHERE code = :code"), {"code": code})
+            connection.execute(text("UPDATE tournaments SET state = jsonb_set(state::jsonb, "
+                                    "'{clock,paused_remaining}', '1')::json WHERE code = :code"), {"code": code})
         engine.dispose()
         # Run again through the first: both processes' keepers hear of it, and both call the last
         # turn at its time (nobody else does: no page of the event calls it, no table acts).

@@ -273,8 +273,8 @@ class TableScreen(Screen):
         # In play, with no auction open and no seat panel (tracked): what the turn panel shows but
         # the latest line, a part of its own. Names and tokens no longer change once the game starts.
         "turn": ("state.turn", "state.last_roll", "state.pending", "state.debts", "state.doubles", "state.last_turn",
-                 "state.round_ends_at",
-                 "state.round_paused_left", "trades", "turn_legal", "acting", "deck_cards", "time_left", "seats"),
+                 "state.round_ends_at", "state.round_paused_left", "trades", "turn_legal", "acting", "deck_cards",
+                 "time_left", "seats"),
         "undo": ("undoable", "undoable_seq", "state.status"),
         "balances": ("state.players", "state.turn", "state.status", "state.bank_houses", "state.bank_hotels",
                      "state.free_parking", "state.debts"),
