@@ -17,7 +17,6 @@ SQLAlchemy (tests/web/test_archive.py counts its modules)."""
 import json
 import pickle
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import BinaryIO
 
@@ -64,11 +63,11 @@ class BadEvent(ActionError):
 
 
 def read(raw: bytes):
-    """The JSON in a file's bytes, for bring_back: what json.loads gives, but for the events of a game
-    file (a top-level object's "events" array), which are read through once here to check them and
-    then read again one at a time as they are replayed (Events): the objects of a whole 8 MB file
-    would be some 40 MB, and parsing it in one call would hold every other thread of the server for
-    most of a second. A file that is not JSON is refused: as cut short when it ends before its JSON
+    """The JSON in a file's bytes, for replayed: what json.loads gives, but for the events of a game
+    file (a top-level object's "events" array), which are read one at a time and kept as compact
+    JSON text (Events), to be read again one at a time as they are replayed: the objects of a whole
+    8 MB file would be some 40 MB, and parsing it in one call would hold every other thread of the
+    server for most of a second. A file that is not JSON is refused: as cut short when it ends before its JSON
     does (every proper start of an export does, the empty file too: a copy that stopped early), as
     not a game for anything else (junk: a picture, a page, another text)."""
     try:
@@ -82,17 +81,9 @@ def read(raw: bytes):
     raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
 
 
-class Events:
-    """A game file's events, each parsed from the file's text when it is reached and let go after."""
-
-    def __init__(self, text: str, start: int, count: int):
-        self.text, self.start, self.count = text, start, count
-
-    def __len__(self) -> int:
-        return self.count
-
-    def __iter__(self) -> Iterator:
-        return _elements(self.text, self.start)
+class Events(list):
+    """A game file's events, each as compact JSON text: once they are read, the file's own text can
+    go, and the rows replayed from them keep the same strings (Row), not copies."""
 
 
 def _value(text: str):
@@ -111,14 +102,13 @@ def _value(text: str):
             raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
         at = _space(text, at + 1)
         if key == "events" and text.startswith("[", at):
-            elements, count = _elements(text, at + 1), 0
+            elements, found[key] = _elements(text, at + 1), Events()
             while True:
                 try:
-                    next(elements)
+                    found[key].append(_compact(next(elements)))
                 except StopIteration as end:
-                    found[key], at = Events(text, at + 1, count), end.value
+                    at = end.value
                     break
-                count += 1
         else:
             found[key], at = _DECODER.raw_decode(text, at)
         at = _space(text, at)
@@ -216,7 +206,7 @@ def replayed(archive, every: int) -> "Replay":
     settings = Settings.parse(archive["settings"], load_board(edition).settings)
     created = _moment(archive.get("created_at"))
     listed = archive.get("events")
-    if created is None or not isinstance(listed, (list, Events)):
+    if created is None or not isinstance(listed, Events):
         raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
     replay = Replay(edition, settings, every)
     if created > replay.latest:
@@ -230,21 +220,25 @@ def replayed(archive, every: int) -> "Replay":
 
 
 class Row:
-    """An event to write, its action and effects as compact JSON text (a tenth of the room of the
-    parsed objects: a long evening is 30,000 of them), and the file's word on its being undone."""
+    """An event to write: the file's event as its compact JSON text (Events; its action and effects
+    are those the rules gave: the replay checked them), a tenth of the room of the parsed objects (a
+    long evening is 30,000 of them), and the file's word on its being undone."""
 
-    __slots__ = ("seq", "actor", "type", "payload", "effects", "created_at", "undone", "said_undone")
+    __slots__ = ("seq", "actor", "type", "text", "created_at", "undone", "said_undone")
 
-    def __init__(self, seq: int, actor: str, kind: str, action: dict, effects: list, time: datetime, said_undone):
-        self.seq, self.actor, self.type, self.created_at = seq, actor, kind, time
-        self.payload, self.effects = _compact(action), _compact(effects)
+    def __init__(self, seq: int, actor: str, kind: str, text: str, time: datetime, said_undone):
+        self.seq, self.actor, self.type, self.text, self.created_at = seq, actor, kind, text, time
         self.undone, self.said_undone = False, said_undone
+
+    def action(self) -> dict:
+        return json.loads(self.text)["action"]
 
     def written(self, game_id: int) -> dict:
         """The row as the events table takes it."""
+        event = json.loads(self.text)
         return {"game_id": game_id, "nonce": None, "seq": self.seq, "actor": self.actor, "type": self.type,
-                "payload": json.loads(self.payload), "effects": json.loads(self.effects),
-                "created_at": self.created_at, "undone": self.undone}
+                "payload": event["action"], "effects": event["effects"], "created_at": self.created_at,
+                "undone": self.undone}
 
 
 class Replay:
@@ -263,14 +257,15 @@ class Replay:
         self.live: list[Row] = []  # the rows neither undone nor undos, oldest first (undo's candidates)
         self.seats: list[int] = []
 
-    def event(self, seq: int, event) -> None:
-        """Apply the file's event number `seq` (its place in the file), or refuse it by name."""
+    def event(self, seq: int, text: str) -> None:
+        """Apply the file's event number `seq` (its place in the file; its compact JSON text, as
+        Events holds it), or refuse it by name."""
         try:
-            self._event(seq, event)
+            self._event(seq, text, json.loads(text))
         except GameError as error:
             raise BadEvent(seq, error, self.state) from None
 
-    def _event(self, seq: int, event) -> None:
+    def _event(self, seq: int, text: str, event) -> None:
         if not isinstance(event, dict) or set(event) != set(FIELDS):
             raise ActionError("bad_fields", N_("an event has exactly the fields {fields}."), fields=", ".join(FIELDS))
         if event["seq"] != seq or type(event["seq"]) is not int:
@@ -293,7 +288,7 @@ class Replay:
         if not _same(effects, event["effects"]):
             raise ActionError("other_effects", N_("the rules give other effects than the file says."))
         self.state = state
-        row = Row(seq, str(actor), event["type"], action, event["effects"], time, event["undone"])
+        row = Row(seq, str(actor), event["type"], text, time, event["undone"])
         self.rows.append(row)
         if event["type"] != UNDO:
             self.live.append(row)
@@ -322,7 +317,7 @@ class Replay:
         state = GameState.from_dict(json.loads(self.checkpoints[base])) if base else new_game(self.edition, self.settings)
         for row in self.live:
             if row.seq > base:
-                state, _ = apply(state, parse(json.loads(row.payload)), Actor.parse(row.actor), copy=False)
+                state, _ = apply(state, parse(row.action()), Actor.parse(row.actor), copy=False)
         return state, [happened.undone(last.seq, last.type, actor.player if take_back else None)]
 
     def check_undone(self) -> None:
