@@ -178,8 +178,8 @@ def replay_apart(source: BinaryIO, sink: BinaryIO, every: int) -> None:
     """replay_file in a process of its own (web/imports.py starts it): the file's bytes from
     `source`, and to `sink` the Replay, or the refusal, pickled for the server to save or raise."""
     try:
-        # The file's bytes are let go once read: its text holds it from there (replay_file would keep
-        # both, 8 MB more for a long evening's file).
+        # The file's bytes are let go once read (replay_file would keep them to the end: 8 MB more
+        # for a long evening's file).
         outcome = replayed(read(source.read()), every)
     except GameError as refusal:
         outcome = refusal
@@ -187,9 +187,9 @@ def replay_apart(source: BinaryIO, sink: BinaryIO, every: int) -> None:
 
 
 def replayed(archive, every: int) -> "Replay":
-    """An archive checked and replayed event by event, keeping a checkpoint every `every` versions
-    and after each undo (the store's own, store/undo.py's CHECKPOINT_EVERY), ready to save;
-    BadArchive or BadEvent."""
+    """An archive (a file read: read) checked and replayed event by event, keeping a checkpoint every
+    `every` versions and after each undo (the store's own, store/undo.py's CHECKPOINT_EVERY), ready
+    to save; BadArchive or BadEvent."""
     if not isinstance(archive, dict) or archive.get("format") != FORMAT or "version" not in archive:
         raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
     if archive["version"] != VERSION or type(archive["version"]) is not int:
