@@ -197,7 +197,10 @@ def test_a_large_file_is_replayed_in_a_process_of_its_own_and_comes_back_refused
                                                                                          monkeypatch):
     """Every file replayed apart (APART 0), and none in this process (a replay here fails the test):
     a refusal comes back whole (the rules' error inside it, told in the reader's language from the
-    game's state), and a file that replays is written here as the same game."""
+    game's state), and a file that replays is written here as the same game. That process loads the
+    rules, not the app: the very command the server starts (imports.replaying), with Python telling
+    each module it imports (PYTHONPROFILEIMPORTTIME), replays the file without Flask, its parts,
+    SQLAlchemy or the store (they were 58 MB of each such process; docs/benchmarks.md)."""
     monkeypatch.setattr(imports, "APART", 0)
     monkeypatch.setattr(Replay, "event", lambda *_: pytest.fail("replayed in the server's process"))
     before = games_count(app)
@@ -210,12 +213,6 @@ def test_a_large_file_is_replayed_in_a_process_of_its_own_and_comes_back_refused
     assert response.status_code == 201
     copy = Game(client, response.get_json()["code"], response.get_json()["banker_token"])
     assert exported(copy)["events"] == archive["events"]
-
-
-def test_the_process_that_replays_a_file_loads_the_rules_and_not_the_app(archive):
-    """The very command the server starts (imports.replaying), with Python telling each module it
-    imports (PYTHONPROFILEIMPORTTIME): the file replays there, and neither Flask, its parts nor
-    SQLAlchemy nor the store is loaded (they were 58 MB of each such process; docs/benchmarks.md)."""
     ran = subprocess.run(imports.replaying(undo.CHECKPOINT_EVERY), input=json.dumps(archive).encode(),
                          capture_output=True, env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
     assert ran.returncode == 0, ran.stderr.decode()[-2000:]
