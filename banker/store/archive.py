@@ -4,8 +4,8 @@ replayed through the rules (banker/game_file.py: web/imports.py runs it, here or
 own), written as a new game on another laptop, which then goes on from there.
 
 Nothing is written until every event of the file has replayed (`save` takes the finished replay),
-and then all of it in one transaction. The new game is created at its import, whatever the file says, so that an old purge
-(purge.py) counts its age from there."""
+and then all of it in one transaction. The new game is created at its import, whatever the file
+says, so that an old purge (purge.py) counts its age from there."""
 
 import json
 from collections.abc import Iterator
@@ -56,11 +56,12 @@ def checkpoint_every() -> int:
 
 
 def save(replay: Replay, browser: Browser | None) -> tuple[Game, str]:
-    """Write a game file replayed (game_file.replay_file) as the store would have left its game, in one transaction, created now
-    (on this computer it begins at its import, however old its events are): the game, its events
-    (with their times), its checkpoints and one seat per player. Returns the game and the banker's
-    new secret token; a browser that brings it back (the home page) gets the banker's badge. The
-    seats' phones come back with rejoin codes: no seat's secret is in the file."""
+    """Write a game file replayed (game_file.replay_file) as the store would have left its game, in
+    one transaction, created now (on this computer it begins at its import, however old its events
+    are): the game, its events (with their times), its checkpoints and one seat per player. Returns
+    the game and the banker's new secret token; a browser that brings it back (the home page) gets
+    the banker's badge. The seats' phones come back with rejoin codes: no seat's secret is in the
+    file."""
     banker_token = new_token()
     with writing():
         game = Game(code=free_code(), banker_token_hash=token_hash(banker_token), edition=replay.edition,

@@ -7,14 +7,14 @@ files at a time, and one client address one of them; another import is refused a
 Retry-After) before its body is read, rather than waiting with a thread held.
 
 A file larger than APART is read and replayed in a new process (this Python, run afresh), and only
-the result comes back to be written here (store/archive.py). That process loads the rules and
-game_file.py, not the app (no Flask, no SQLAlchemy: a third of the memory). In the server's own threads, two replays held the GIL
-most of the time: every other request waited for it after each of its database reads and system
-calls (up to 5 ms each: the interpreter's switch interval), and another table's host screen took up
-to 1.6 s instead of 15 ms (docs/benchmarks.md). Apart, they take only the cores the server and the
-machine leave (they run at a lower priority: nice 10), and the memory a replay took goes with its
-process. A small file replays in less time than a new interpreter takes to start (most of a
-second's work), so it is replayed here.
+the result comes back to be written here (store/archive.py). In the server's own threads, two
+replays held the GIL most of the time: every other request waited for it after each of its database
+reads and system calls (up to 5 ms each: the interpreter's switch interval), and another table's
+host screen took up to 1.6 s instead of 15 ms (docs/benchmarks.md). Apart, they take only the cores
+the server and the machine leave (they run at a lower priority: nice 10), and the memory a replay
+took goes with its process. That process imports game_file.py and the rules, not the app (neither
+Flask nor SQLAlchemy, which were more than half of its memory). A small file replays in less time
+than a new interpreter takes to start, so it is replayed here.
 
 When an import ends, accepted or refused, the memory it freed here is handed back to the system:
 each of waitress's threads allocates from its own heap, which otherwise keeps what a big body once
@@ -40,7 +40,8 @@ from .languages import gettext as _
 AT_ONCE = 2
 PER_ADDRESS = 1
 # The largest file replayed in the server's own process: a thousand events or so, a twentieth of a
-# second's replay (a new process takes most of a second to start).
+# second's replay (a new process takes a tenth of a second of work to start, and waits behind the
+# machine's other work for it: nice 10).
 APART = 256 * 1024
 # What the new interpreter runs, given the folder that holds this copy of `banker` and the store's
 # checkpoint period: first it steps behind every other process for the cores (nice 10, where there
