@@ -82,7 +82,8 @@ document.addEventListener("animationend", (event) => {
 });
 
 // A form's answer never lies over a control: it is said in the page, under the form it answers (the
-// confirmation of a box that folds once applied, under the box), scrolled into view in its column
+// confirmation of a box that folds once applied, under the box; of a form in a message, after the
+// message), scrolled into view in its column
 // (not a confirmation in the turn panel, whose top comes into view: above), and the next try at any
 // form clears it. Only the host's top bar on a wide screen holds a confirmation instead (app.css,
 // --holds-answers), in view there and over nothing. A live update that redraws that part of the
@@ -102,7 +103,7 @@ function answerPlace(form, confirms = false) {
   const box = document.getElementById("message");
   const barHolds = box && getComputedStyle(box).getPropertyValue("--holds-answers").trim();
   if (!form?.isConnected || (confirms && barHolds)) return box;
-  const after = (confirms && form.closest("details[data-fold]")) || form.closest(".row") || form;
+  const after = form.closest(".message") || (confirms && form.closest("details[data-fold]")) || form.closest(".row") || form;
   const key = answerKey(after);
   const place = document.createElement("div");
   place.className = "answer";
@@ -114,6 +115,11 @@ function answerPlace(form, confirms = false) {
 document.addEventListener("htmx:confirm", (event) => document.querySelectorAll(".answer").forEach((place) => {
   if (!place.contains(event.detail.elt)) place.remove();
 }));
+// A message that holds a form (a sum told after the third try, with its Pay) goes once that form is
+// applied: its answer comes after it (answerPlace). Left, it offered to pay a paid sum all evening.
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (event.detail.successful && !askedAgain(event)) event.detail.elt.closest?.(".message")?.remove();
+});
 document.addEventListener("htmx:beforeSwap", (event) => {
   if (event.detail.target?.id !== "message") return;
   const form = event.detail.requestConfig?.elt?.closest("form");
@@ -136,7 +142,8 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
     const { top, bottom } = place.getBoundingClientRect();
     if (spot && bottom > 0 && top < innerHeight) reading.push({ place, top });
     if (spot) placeAnswer(place, spot);
-    else document.getElementById("message")?.append(...place.children);
+    // What a counting player was told about a sum no longer asked (paid, or the deed declined) goes.
+    else document.getElementById("message")?.append(...[...place.children].filter((m) => !m.matches(".counted")));
   });
 });
 document.addEventListener("htmx:sseMessage", () => {
@@ -362,11 +369,20 @@ document.addEventListener("htmx:sseMessage", () => {
 });
 
 // Saying so when the banker's laptop cannot be reached: a banner while the live connection is
-// down (the browser reconnects by itself), and a message when a tap got no answer at all.
+// down (the browser reconnects by itself), and a message when a tap got no answer at all. The
+// banner lies at the foot of the screen, and the page keeps room for it there (--link-down,
+// app.css): every control can be scrolled above it, and the host's columns end over it.
+function linkDown(down) {
+  const banner = document.getElementById("reconnecting");
+  if (!banner) return;
+  banner.hidden = !down;
+  if (down) document.documentElement.style.setProperty("--link-down", `${banner.offsetHeight}px`);
+  else document.documentElement.style.removeProperty("--link-down");
+}
 document.addEventListener("htmx:sseError", () => {
-  if (!document.hidden) document.getElementById("reconnecting")?.removeAttribute("hidden");
+  if (!document.hidden) linkDown(true);
 });
-document.addEventListener("htmx:sseOpen", () => document.getElementById("reconnecting")?.setAttribute("hidden", ""));
+document.addEventListener("htmx:sseOpen", () => linkDown(false));
 document.addEventListener("htmx:sendError", (event) => {
   const box = document.getElementById("message");
   if (!box) return;

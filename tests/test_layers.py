@@ -15,16 +15,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "banker"
 # app factory, the command line and the tools that wire the parts together).
 MAY_IMPORT = {
     "banker.rules": ("banker.rules",),
+    "banker.game_file": ("banker.rules",),
     "banker.models": (),
     "banker.metrics": ("banker.rules",),
-    "banker.store": ("banker.rules", "banker.models", "banker.metrics", "banker.store"),
+    "banker.store": ("banker.rules", "banker.game_file", "banker.models", "banker.metrics", "banker.store"),
     "banker.live": ("banker.store", "banker.metrics", "banker.live"),
-    "banker.web": ("banker.rules", "banker.store", "banker.live", "banker.metrics", "banker.web", "banker.lan",
-                   "banker.qr"),
+    "banker.web": ("banker.rules", "banker.game_file", "banker.store", "banker.live", "banker.metrics", "banker.web",
+                   "banker.lan", "banker.qr"),
 }
 # Packages whose modules are theirs alone: another part imports the package's names. The store's
-# archive and tournaments are modules of its interface (a game file read and written: `archive.read`,
-# `archive.events`; a tournament night: `tournaments.create_tournament`, `tournaments.act`).
+# archive and tournaments are modules of its interface (a game written out and a game file written
+# in: `archive.events`, `archive.save`; a tournament night: `tournaments.create_tournament`,
+# `tournaments.act`).
 SEALED = {"banker.store": ("banker.store.archive", "banker.store.tournaments"), "banker.live": ()}
 
 

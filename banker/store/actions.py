@@ -52,10 +52,11 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
     One query reads the game, the sender's seat or badge and a first use of the nonce; then the
     snapshot is updated and the event appended. Raises GameNotFound, UnknownSecret, a GameError
     (refused: its `state` is the game as it was read, to word the refusal from; None when refused
-    before the game was read, for a malformed nonce) or Busy. A join gives the new seat `seat_token` (the API's) or, from a
-    phone's browser, the browser a badge for it; the banker's browser seats a player without a phone
-    and holds no badge for the seat (a rejoin code gives the seat a phone later). An in-process caller that knows who acts (a benchmark, a
-    test) may name the `actor` instead; requests always go by their secret or browser.
+    before the game was read, for a malformed nonce) or Busy. A join gives the new seat
+    `seat_token` (the API's) or, from a phone's browser, the browser a badge for it; the banker's
+    browser seats a player without a phone and holds no badge for the seat (a rejoin code gives the
+    seat a phone later). An in-process caller that knows who acts (a benchmark, a test) may name the
+    `actor` instead; requests always go by their secret or browser.
 
     When the database drops the connection mid-action (a PostgreSQL restart), the action is tried
     once more on a new one (engine.reconnecting); a second failure is the caller's to answer.

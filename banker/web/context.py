@@ -615,7 +615,7 @@ class TvScreen(Screen):
     DEPENDS = {
         "lobby": ("state.status", "roster"),
         # The countdown's seconds are counted down on the page (static/app.js) from its end.
-        "turn": ("state.status", "state.turn", "state.last_roll", "state.auction", "closes_at"),
+        "turn": ("state.status", "state.turn", "state.last_roll", "state.last_turn", "state.auction", "closes_at"),
         "board": ("cells", "state.status", "state.bank_houses", "state.bank_hotels"),
         "standings": ("ranks", "state.status", "state.turn", "state.free_parking"),
         "news": ("lines",),

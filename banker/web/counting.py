@@ -150,7 +150,9 @@ def _worked_in_words(board, sum_: WorkedOut, currency: str) -> str:
                          "%(each)s to each of the other players: there are %(num)s.", f["players"], each=m(f["each"]))
     elif sum_.how == "price":
         words = _("The price of %(square)s is printed on its square of the board.", square=name)
-    elif sum_.how == "tax":  # nothing to work out: the sum itself (a house rule may differ from the board's)
+    elif sum_.how == "tax" and f["amount"] == board[sum_.square].amount:  # where to read it, not the sum itself
+        words = _("%(square)s: its sum is printed on its square of the board.", square=name)
+    elif sum_.how == "tax":  # a house rule's sum, not the board's: said
         words = _("%(square)s costs %(amount)s.", square=name, amount=m(f["amount"]))
     else:
         words = _("The sum is written on your card.")

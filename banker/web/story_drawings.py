@@ -16,6 +16,7 @@ BAR = 18  # a bar's thickness, under its name
 # A name (the bars' words are the reader's size, app.css: room for them at GROWTH times the drawing's
 # 20 units), the bar under it, and room before the next.
 ROW = GROWTH * TEXT + 6 + BAR + 12
+LINE = round(1.15 * GROWTH * TEXT)  # a second line of a name, at GROWTH times the text (1.15em apart)
 BAND_GAP = 10  # between two players' blocks in the flow
 CELL = 44  # a square of the landings' board; eleven across
 SCALE = 5  # the landings' colour scale: steps shown in the board's middle
@@ -29,9 +30,10 @@ class BarRow:
     label: str  # the name over the bar
     value: str  # the amount after it
     css: str  # its colour's class (a group's g-*)
-    y: int  # the name's baseline; the bar lies under it
+    y: int  # the name's (last line's) baseline; the bar lies under it
     length: int
     value_x: int
+    lines: tuple[str, ...] = ()  # the name in lines, where one at twice the text would leave the drawing
 
 
 @dataclass(frozen=True)
@@ -45,15 +47,19 @@ class Bars:
 
 def bars(rows: list[tuple[str, int, str]], currency: str) -> Bars:
     """Horizontal bars, one per (label, amount, css) row, the longest as long as the drawing
-    leaves after the widest amount's label."""
+    leaves after the widest amount's label. A name too wide for the drawing at GROWTH times the
+    text (« Compagnie de distribution d'électricité ») takes more lines, and its row as many more."""
     values = [money(amount, currency) for _, amount, _ in rows]
     room = WIDTH - GAP - GROWTH * max((label_width(v) for v in values), default=0)
     top = max((amount for _, amount, _ in rows), default=0) or 1
-    placed = []
-    for n, ((label, amount, css), value) in enumerate(zip(rows, values)):
+    placed, y = [], 0
+    for (label, amount, css), value in zip(rows, values):
         length = max(round(room * amount / top), 2 if amount else 0)
-        placed.append(BarRow(label, value, css, n * ROW + GROWTH * TEXT, length, length + GAP))
-    return Bars(WIDTH, len(rows) * ROW + GAP, TEXT, BAR, placed)  # GAP: under the last amount at its largest
+        lines = wrap(label, WIDTH - 2 * GAP, GROWTH * TEXT)
+        y += LINE * (len(lines) - 1)
+        placed.append(BarRow(label, value, css, y + GROWTH * TEXT, length, length + GAP, lines if len(lines) > 1 else ()))
+        y += ROW
+    return Bars(WIDTH, y + GAP, TEXT, BAR, placed)  # GAP: under the last amount at its largest
 
 
 @dataclass(frozen=True)
@@ -94,10 +100,12 @@ def flow(flows: dict, players: list, currency: str) -> Flow | None:
     ids = [p.id for p in players]
     paid = {p: sum(v for (a, _), v in totals.items() if a == p) for p in ids}
     received = {p: sum(v for (_, b), v in totals.items() if b == p) for p in ids}
-    # Each block gets its name's line above it; the money shares what height is left.
+    # Each block gets two lines above it, its name and its amount, with room for them at GROWTH
+    # times the text (the reader's size, app.css); the money shares what height is left.
+    label = GROWTH * TEXT + LINE + 8
     sides = max(sum(1 for v in paid.values() if v), sum(1 for v in received.values() if v))
-    height = max(200, sides * (TEXT + 40))
-    scale = (height - sides * (TEXT + 8 + BAND_GAP)) / max(sum(paid.values()), 1)
+    height = max(200, sides * (label + 32))
+    scale = (height - sides * (label + BAND_GAP)) / max(sum(paid.values()), 1)
     node = 14
     by_id = {p.id: p for p in players}
 
@@ -105,7 +113,7 @@ def flow(flows: dict, players: list, currency: str) -> Flow | None:
         nodes, y = {}, 0.0
         for pid in ids:
             if amounts[pid]:
-                y += TEXT + 8
+                y += label
                 h = max(amounts[pid] * scale, 2)
                 nodes[pid] = Node(pid, by_id[pid].name, by_id[pid].token, y, h, money(amounts[pid], currency))
                 y += h + BAND_GAP
@@ -155,9 +163,21 @@ def _wide(ch: str) -> bool:
     return ord(ch) >= 0x2E80
 
 
-def _text_width(text: str) -> float:
-    """About how wide a line of a square's name draws."""
-    return sum(1.0 if _wide(ch) else NAME_CHAR for ch in text) * NAME_TEXT
+def _text_width(text: str, size: float = NAME_TEXT) -> float:
+    """About how wide a line of a name draws at `size` (a square's, by default)."""
+    return sum(1.0 if _wide(ch) else NAME_CHAR for ch in text) * size
+
+
+def wrap(text: str, room: float, size: float) -> tuple[str, ...]:
+    """Text in lines no wider than `room` at `size`, broken after a space or a hyphen (not a no-break
+    one), or before any character of a Japanese name; a word wider than the room has its own line."""
+    parts = list(text) if " " not in text and any(map(_wide, text)) else re.split(r"(?<=[\s-])", text)
+    lines = [""]
+    for part in parts:
+        if lines[-1].strip() and _text_width((lines[-1] + part).strip(), size) > room:
+            lines.append("")
+        lines[-1] += part
+    return tuple(line.strip() for line in lines)
 
 
 def name_lines(name: str) -> tuple[NameLine, ...]:
@@ -165,14 +185,15 @@ def name_lines(name: str) -> tuple[NameLine, ...]:
     come out most even: at a space, after a hyphen (not a no-break one: « St‑Michel »), or before
     any character of a Japanese name; never inside a word of Latin letters. A line still too wide
     is drawn narrower (SVG's textLength) rather than over the next square."""
+    room, size = NAME_ROOM, NAME_TEXT
     lines = (name,)
-    if _text_width(name) > NAME_ROOM:
+    if _text_width(name, size) > room:
         parts = re.split(r"(\s+|(?<=-))", name)  # words, and what separates them: a space or nothing
         splits = [("".join(parts[:n]), "".join(parts[n + 1:])) for n in range(1, len(parts), 2)]
         if len(parts) == 1 and any(map(_wide, name)):
             splits = [(name[:n], name[n:]) for n in range(1, len(name))]
-        lines = min(splits, key=lambda two: max(map(_text_width, two)), default=lines)
-    return tuple(NameLine(line, NAME_ROOM if _text_width(line) > NAME_ROOM else None) for line in lines)
+        lines = min(splits, key=lambda two: max(_text_width(line, size) for line in two), default=lines)
+    return tuple(NameLine(line, room if _text_width(line, size) > room else None) for line in lines)
 
 
 @dataclass(frozen=True)

@@ -234,16 +234,30 @@ def play_to_an_open_trade(server, code: str, host, ann, bob):
     yield "trade"
 
 
-def count_the_price(ann):
+def count_the_price(server, code: str, ann):
     """Ann turns "I count it myself" on: without a reload her phone asks for the price in place of
-    "Buy for $60", and a wrong one is answered beside the form with where the price is written."""
+    "Buy for $60", and a wrong one is answered beside the form with where the price is written. The
+    third wrong one tells the price, with "Buy for $60": once tapped, that answer goes (the play-test
+    found it offering to pay a paid sum for the rest of the evening). The banker undoes the purchase;
+    the next wrong try tells the price again, and is left for the walk to decline the deed."""
+    from banker.rules import Actor
+
     ann.locator("#counting").get_by_role("button", name="Turn it on").click()
     question = ann.get_by_label("Baltic Avenue is for sale: how much does it cost?")
     expect(question).to_be_visible()
     expect(ann.get_by_role("button", name="Buy for $60")).to_be_hidden()
+    for wrong, told in (("6", "printed on its square of the board"), ("16", "1 more try"), ("66", "It is $60.")):
+        question.fill(wrong)
+        ann.locator("#turn form.count").get_by_role("button", name="Buy", exact=True).click()
+        expect(ann.locator("#turn .answer")).to_contain_text(told)
+    ann.locator("#turn .counted").get_by_role("button", name="Buy for $60").click()
+    expect(ann.locator("#wallet [data-cash]")).to_have_attribute("data-cash", "1440", timeout=LIVE)
+    expect(ann.locator(".counted")).to_have_count(0)
+    store_act(server, code, Actor(banker=True), type="undo")
+    expect(question).to_be_visible(timeout=LIVE)
     question.fill("6")
     ann.locator("#turn form.count").get_by_role("button", name="Buy", exact=True).click()
-    expect(ann.locator("#turn .answer")).to_contain_text("printed on its square of the board")
+    expect(ann.locator("#turn .counted")).to_contain_text("It is $60.")
 
 
 def test_the_screens_of_a_turn_in_every_state_then_around_a_seat_and_at_the_end(contexts, server, artifacts):
@@ -254,9 +268,10 @@ def test_the_screens_of_a_turn_in_every_state_then_around_a_seat_and_at_the_end(
     for stage in play_to_an_open_trade(server, code, host, ann, bob):
         if stage == "buy":
             sweep.phone(ann, "buy")
-            count_the_price(ann)
+            count_the_price(server, code, ann)
             sweep.phone(ann, "buy-counting")
         elif stage == "auction":
+            expect(ann.locator(".counted")).to_have_count(0)  # told of a price no longer asked: gone
             sweep.phone(ann, "auction")
             sweep.phone(bob, "auction-high-bidder")
         elif stage == "card-picker":

@@ -184,6 +184,14 @@ def test_a_hidden_page_closes_its_connection_and_catches_up_when_shown(contexts,
     assert not contexts.errors
 
 
+# The controls on the screen that the "reconnecting" banner overlaps.
+UNDER_BANNER = """() => { const b = document.getElementById('reconnecting').getBoundingClientRect();
+  return [...document.querySelectorAll('button, a[href], input:not([type=hidden]), select, summary')].filter((c) => {
+    const r = c.getBoundingClientRect();
+    return c.checkVisibility() && r.width && r.height && r.bottom > b.top && r.top < b.bottom && r.right > b.left && r.left < b.right;
+  }).map((c) => c.outerHTML.slice(0, 80)); }"""
+
+
 def test_after_a_server_restart_open_pages_catch_up_by_themselves(browser, tmp_path):
     """The server stops mid-game; a change is made while it is down (through the database) and
     another once it is back: the open host and phone show both without a reload."""
@@ -213,6 +221,11 @@ def test_after_a_server_restart_open_pages_catch_up_by_themselves(browser, tmp_p
         expect(host.locator("#reconnecting")).to_have_text(
             "The banker program stopped. Start it again in its terminal (banker) and this page will catch up.")
         expect(phone.locator("#reconnecting")).to_have_text("Connection lost: reconnecting to the banker’s laptop…")
+        # The banner lies over no control: the host's columns end over it, and a phone keeps room for
+        # it under its last control (it floated over the foot of the screen).
+        phone.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
+        for page in (host, phone):
+            assert page.evaluate(UNDER_BANNER) == []
         while_down = create_app(config, instance_path=str(tmp_path / "instance"))
         with while_down.app_context():
             store.act(code, {"type": "bank_pay", "player": 1, "amount": 111}, actor=Actor(banker=True))

@@ -58,8 +58,9 @@ def test_the_story_from_the_end_screens_on_the_host_and_a_phone(contexts, server
 
 
 # The deeds Ann and Maximiliana buy in turn (each rolled onto with 1 + 2, the banker moving the token
-# three squares before it): eleven deeds, more than a printed page lists.
-PURCHASES = (3, 6, 8, 9, 11, 13, 14, 16, 18, 19, 21)
+# three squares before it): twelve deeds, more than a printed page lists; Maximiliana's last, Electric
+# Company (« Compagnie de distribution d'électricité » in French: a long name in the bars).
+PURCHASES = (3, 6, 8, 9, 11, 13, 14, 16, 18, 19, 21, 12)
 # Every cell of the story's tables that is shown and ends to the right of the screen, of the
 # scrolling region around it (where it would be cut off) or of its card (its column, printed), with
 # its words; the tables to open opened.
@@ -81,7 +82,7 @@ CUT_OFF = """() => {
 
 def a_long_evening(server) -> str:
     """An ended game of Ann and Maximiliana (a long name) who bought PURCHASES between them, one rent
-    paid; its code."""
+    paid (Ann's, for Electric Company); its code."""
     from banker import store
 
     from .test_host_screen import roll, store_act
@@ -97,8 +98,8 @@ def a_long_evening(server) -> str:
         store_act(server, code, player, **roll(1, 2))
         store_act(server, code, player, type="buy")
         store_act(server, code, player, type="end_turn")
-    store_act(server, code, "banker", type="move", player=ids[1], square=PURCHASES[0] - 3)
-    store_act(server, code, ids[1], **roll(1, 2))  # Maximiliana's turn: rent to Ann
+    store_act(server, code, "banker", type="move", player=ids[0], square=PURCHASES[-1] - 3)
+    store_act(server, code, ids[0], **roll(1, 2))  # Ann's turn: rent to Maximiliana
     store_act(server, code, "banker", type="end_game")
     return code
 
@@ -110,11 +111,12 @@ def test_the_story_at_360_px_and_printed_shows_every_row_or_says_how_many_are_le
     returns = page.locator("table.returns tbody tr")
     expect(returns).to_have_count(len(PURCHASES))
     # At 360 px, then with twice the text: every table's every cell on the screen, nothing cut off at
-    # the right, and each deed's figures named in its row; the bars' words twice as large, inside
-    # their drawings.
-    bars = page.locator("svg.bars")
+    # the right, and each deed's figures named in its row; the pictures' words (the bars', the
+    # flow's, the landings' counts: on a phone a square shows its count alone) twice as large,
+    # inside their drawings.
+    bars = page.locator("svg.bars, svg.flow, svg.heat")
     words = """(svgs) => svgs.flatMap((svg) => { const box = svg.getBoundingClientRect();
-      return [...svg.querySelectorAll('text')].map((t) => { const r = t.getBoundingClientRect();
+      return [...svg.querySelectorAll('text')].filter((t) => t.checkVisibility()).map((t) => { const r = t.getBoundingClientRect();
         return {text: t.textContent, height: r.height, inside: r.left >= box.left - .5 && r.right <= box.right + .5
                                           && r.top >= box.top - .5 && r.bottom <= box.bottom + .5}; }); })"""
     normal = bars.evaluate_all(words)
@@ -136,10 +138,16 @@ def test_the_story_at_360_px_and_printed_shows_every_row_or_says_how_many_are_le
     page.goto(f"/t/{code}/story?lang=fr")
     cut_off = page.evaluate(CUT_OFF)
     assert not cut_off, f"in French at 360 px: {cut_off}"
+    # « Compagnie de distribution d'électricité » on two lines over its bar, inside the drawing at 200%.
+    text_at_200_percent(page)
+    assert [w for w in bars.evaluate_all(words) if not w["inside"]] == []
+    page.locator("svg.bars").last.screenshot(path=artifacts / "story-bars-french-200-percent.png")
+    page.locator("svg.flow").screenshot(path=artifacts / "story-flow-french-200-percent.png")
+    page.locator("svg.heat").first.screenshot(path=artifacts / "story-landings-french-200-percent.png")
     page.goto(f"/t/{code}/story?lang=en")  # the language chosen is kept: back to English
 
     # On screen, every deed and no "more"; printed, the five best and how many more there are, on one page.
-    more = page.get_by_text("… and 6 more deeds.")
+    more = page.get_by_text("… and 7 more deeds.")
     expect(returns.filter(visible=True)).to_have_count(len(PURCHASES))
     expect(more).to_be_hidden()
     page.emulate_media(media="print")

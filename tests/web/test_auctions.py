@@ -191,7 +191,10 @@ def test_a_won_building_is_placed_from_the_phone(client, host, phone):
     ann.submit(page_form(ann.page(), "bid", amount=""), htmx=True, amount=5)
     assert "Ann wins a house for $5 and must place it now." in game.events()[-1]["text"]
     page = unescape(ann.page())
-    assert "You won a house" in page
+    # The sentence leads to the lot where the house may go (at 200% text it was screens below).
+    assert '<a href="#place-here">You won a house' in page
+    assert re.search(r'<li class="lot[^"]*" data-square="1" data-level="0" id="place-here">', page)
+    assert page.count('id="place-here"') == 1  # the first lot that takes it, not Baltic Avenue too
     place = page_form(page, "build", square=1)
     assert place.label == "Place here" and not place.disabled
     ann.submit(place, htmx=True)

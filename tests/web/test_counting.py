@@ -123,9 +123,25 @@ def test_a_wrong_price_points_to_the_board_and_the_third_tells_it(game, ann):
 def test_a_tax_is_counted(game, ann):
     ann.post({"type": "roll", "dice": [1, 3]}, htmx=True)
     assert game.cash()[ANN] == 1500 and "Income Tax: how much do you pay?" in ann.page()
-    assert "Income Tax costs $200." in guess(ann, debt_key(game), "20").get_data(as_text=True)
+    # Where the sum is written, not the sum (the play-test's phone told it at the first wrong try,
+    # then said there were two more tries before it would).
+    told = guess(ann, debt_key(game), "20").get_data(as_text=True)
+    assert "Income Tax: its sum is printed on its square of the board." in told and "$200" not in told
     assert guess(ann, debt_key(game), "200").status_code == 200
     assert game.cash()[ANN] == 1300
+
+
+def test_a_tax_a_house_rule_changed_from_the_board_is_told_with_its_sum(client, phone):
+    """Luxury Tax at 75 (the pre-2008 rules) where the board prints 100: the board would mislead, so
+    a wrong try says the sum the table plays with."""
+    from .games import new_game
+
+    game = new_game(client, rules={"luxury_tax": 75})
+    game.ok("banker", type="move", player=ANN, square=35)
+    ann = phone(game, ANN)
+    counting(ann)
+    ann.post({"type": "roll", "dice": [1, 2]}, htmx=True)  # Luxury Tax, 38
+    assert "Luxury Tax costs $75." in guess(ann, debt_key(game), "100").get_data(as_text=True)
 
 
 def test_a_card_is_counted(game, ann):
@@ -156,7 +172,7 @@ def test_a_plain_form_is_told_on_the_page(game, ann):
     ann.post({"type": "roll", "dice": [1, 3]}, htmx=True)
     response = guess(ann, debt_key(game), "20", htmx=False)
     assert response.status_code == 303
-    assert "Not quite. Income Tax costs $200." in ann.page()
+    assert "Not quite. Income Tax: its sum is printed on its square of the board." in ann.page()
 
 
 @pytest.mark.parametrize("typed", ["", "abc", "-5", "1e3", "9" * 30])

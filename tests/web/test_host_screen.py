@@ -247,6 +247,8 @@ def test_an_opening_roll_tie_is_told_on_the_tied_phones_and_the_host(client, hos
     seats = host(game).page().split('<ol class="seats">', 1)[1].split("</ol>", 1)[0]
     assert seats.count("tied with") == 2
     assert "tied with Bob: rolls again" in seats and "tied with Ann: rolls again" in seats
+    # The rolls on a line of their own under the name (beside it they squeezed "· Car" onto two lines).
+    assert len(re.findall(r'</span>\s*<span class="rolls"><span class="badge">rolled 8</span>\s*<span class="badge tie">', seats)) == 2
     play(game, (1, {"type": "opening_roll", "dice": [1, 2]}), (2, {"type": "opening_roll", "dice": [2, 2]}))
     assert "tied with" not in phone(game, 1).page() + host(game).page()
 

@@ -227,6 +227,22 @@ def test_a_squares_name_in_the_heat_map_takes_two_lines_where_one_is_too_wide():
     assert [(l.text, l.squeezed) for l in name_lines("Vaugirardissimo")] == [("Vaugirardissimo", NAME_ROOM)]
 
 
+def test_a_deeds_name_too_wide_for_the_bars_at_twice_the_text_takes_more_lines_and_its_row_grows(app):
+    """The bars' words are the reader's size: at 200% a name over about twenty letters left the
+    drawing. It is broken after a space or a hyphen into lines that fit at twice the text, and the
+    rows under it move down by as many lines; a short name keeps one line."""
+    from banker.web.story_drawings import LINE, ROW, bars, wrap
+
+    assert wrap("Compagnie de distribution d'électricité", 464, 40) == ("Compagnie de", "distribution", "d'électricité")
+    assert wrap("Avenue des Champs-Élysées", 464, 40) == ("Avenue des Champs-", "Élysées")
+    assert wrap("Boardwalk", 464, 40) == ("Boardwalk",)
+    with app.test_request_context():
+        drawn = bars([("Compagnie de distribution d'électricité", 12, "g-utility"), ("Boardwalk", 50, "g-dark_blue")], "$")
+    long, short = drawn.rows
+    assert long.lines == ("Compagnie de", "distribution", "d'électricité") and short.lines == ()
+    assert short.y - long.y == ROW and long.y == 40 + 2 * LINE and drawn.height == 2 * ROW + 2 * LINE + 8
+
+
 def test_a_long_games_net_worth_line_keeps_each_units_lowest_and_highest():
     """At 5,000 actions a line of one point per action made the page half a megabyte: of the
     actions that fall on the same unit across the drawing, only the lowest and highest are drawn."""

@@ -251,3 +251,25 @@ def test_the_end_names_the_winner_and_ranks_everyone(app, game):
     rankings = re.findall(r'data-ranking="(\w+)".*?data-player="(\d)"', page, re.S)
     assert rankings == [("final", "1")]
     assert re.search(r'data-ranking="final".*?data-player="1">.*?\$1,440.*?\$1,500.*?data-player="2">.*?\$1,480', page, re.S)
+
+
+LAST_TURN = '<p class="time-limit over"><strong>Last turn</strong></p>'
+
+
+def test_a_last_turn_called_is_said_on_every_screen_until_the_end(app, game, host, phone):
+    """The banker calls the last turn of a game with no time limit: the TV is told live, and the TV,
+    the host and each phone say "Last turn" after the next roll too (the play-test's table read it
+    once, in the latest line, which the next roll replaced)."""
+    screen = tv(app, tv_link(game))
+    version = game.state()["version"]
+    screen.page()
+    listener = Listener(screen, version)
+    try:
+        listener.idle()
+        game.ok("banker", type="last_turn")
+        assert LAST_TURN in listener.next_event().data
+    finally:
+        listener.close(app)
+    game.ok(1, type="roll", dice=[1, 2])
+    for page in (screen.page(), host(game).page(), phone(game, 1).page(), phone(game, 2).page()):
+        assert LAST_TURN in page
