@@ -1,11 +1,16 @@
-"""Tabletop Banker: the Bank and the deed box for a property-trading board game at a real table."""
+"""Tabletop Banker: the Bank and the deed box for a property-trading board game at a real table.
+
+Importing the package imports nothing of Flask's: the rules and the game file (game_file.py) load
+without it, as in the process that replays a large import (web/imports.py)."""
 
 import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flask import Flask
+if TYPE_CHECKING:
+    from flask import Flask
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
@@ -18,7 +23,7 @@ def shipped(folder: str) -> Path:
     return inside if inside.is_dir() else ROOT / folder
 
 
-def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
+def create_app(test_config: dict | None = None, instance_path: str | None = None) -> "Flask":
     """Build the app: its settings (`configured`), then the database, its upgrade and the parts."""
     app = configured(test_config, instance_path)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
@@ -53,13 +58,15 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     return app
 
 
-def configured(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
+def configured(test_config: dict | None = None, instance_path: str | None = None) -> "Flask":
     """The app with its settings alone: defaults, then instance/config.py and DATABASE_URL (or the
     test mapping), the database neither opened nor upgraded (`banker backup` copies it as it is).
 
     The instance folder (database, secret key, config.py) is `instance_path`, or the BANKER_INSTANCE
     environment variable, or else Flask's own choice: `instance/` at the top of the checkout, and
     for an installed wheel `<prefix>/var/banker-instance` (never inside site-packages)."""
+    from flask import Flask
+
     instance_path = instance_path or os.environ.get("BANKER_INSTANCE")
     app = Flask(
         __name__,

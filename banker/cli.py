@@ -24,6 +24,7 @@ from .lan import local_only, server_url
 from .models import db
 from .rules.errors import N_
 from .web import HTMX_CDN_HOST, babel, operations
+from .web.tournament_live import keep_time
 from .words.languages import LANGUAGES, LOCALES
 
 
@@ -97,6 +98,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     app = create_app()
+    keep_time(app)  # the tournaments' round clocks, kept by this server (a round's time may be up already)
     operations.log_to_file(Path(app.instance_path) / ACCESS_LOG_FILE)
     url = server_url(args.host, args.port)
     # The join QR codes show this address too when the host browses on localhost (screens/links.py),

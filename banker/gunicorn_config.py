@@ -54,3 +54,14 @@ def child_exit(server, worker) -> None:
     its live gauges are dropped from what the other workers' /metrics report."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         multiprocess.mark_process_dead(worker.pid)
+
+
+def post_worker_init(worker) -> None:
+    """A worker has loaded the app: it keeps the tournaments' round clocks from now on (each worker,
+    as each `banker` process does: the first to call a round's last turn is recorded, the rest refused)."""
+    from flask import Flask
+
+    from banker.web.tournament_live import keep_time
+
+    if isinstance(worker.wsgi, Flask):  # not gunicorn's stand-in for an app that failed to load (--reload)
+        keep_time(worker.wsgi)

@@ -102,13 +102,16 @@ class Banker:
         """The process's resident memory now (VmRSS) or at its highest (VmHWM), in MB."""
         return _memory(self.process.pid, field)
 
-    def apart(self) -> float:
-        """The resident memory of the processes it started (those replaying large imports) now, in MB."""
+    def apart(self, highest: dict | None = None) -> float:
+        """The resident memory of the processes it started (those replaying large imports) now, in MB;
+        each one's highest so far (VmHWM) kept in `highest`, by process id."""
         total = 0.0
         for children in Path(f"/proc/{self.process.pid}/task").glob("*/children"):
             for pid in children.read_text().split():
                 try:
                     total += _memory(int(pid))
+                    if highest is not None:
+                        highest[pid] = _memory(int(pid), "VmHWM")
                 except (OSError, LookupError):  # it ended meanwhile
                     pass
         return total
@@ -166,7 +169,7 @@ def at_once(file: bytes, addresses: int) -> None:
             time.sleep(0.05)
         time.sleep(1)
         before = server.memory()
-        done, loads, worst, together = threading.Event(), [], [before], [before]
+        done, loads, worst, together, apart = threading.Event(), [], [before], [before], {}
 
         def watch():
             while not done.is_set():
@@ -174,7 +177,7 @@ def at_once(file: bytes, addresses: int) -> None:
                 status, _ = server.request("GET", page)
                 loads.append((time.perf_counter() - start, status))
                 worst.append(server.memory())
-                together.append(worst[-1] + server.apart())
+                together.append(worst[-1] + server.apart(apart))
                 time.sleep(0.05)
 
         def send(i: int) -> int:
@@ -198,7 +201,8 @@ def at_once(file: bytes, addresses: int) -> None:
     print(f"{AT_ONCE} refused imports at once from {addresses} address(es), in {took:.1f} s: answers "
           f"{dict(sorted(answers.items()))}; RSS {before:.0f} MB before, {max(worst):.0f} MB at the worst seen "
           f"(VmHWM {highest:.0f} MB), {after:.0f} MB 2 s after, {max(together):.0f} MB at the worst seen with the processes "
-          f"it started; another table's host screen, {len(times)} loads: "
+          f"it started ({len(apart)} seen, each at its highest seen up to {max(apart.values(), default=0):.0f} MB); "
+          f"another table's host screen, {len(times)} loads: "
           f"median {statistics.median(times) * 1e3:.0f} ms, worst {times[-1] * 1e3:.0f} ms (before the imports, "
           f"19 loads: median {statistics.median(quiet) * 1e3:.0f} ms, worst {quiet[-1] * 1e3:.0f} ms), "
           f"statuses {dict(Counter(s for _, s in loads))}; the home page after: {home}")

@@ -15,21 +15,24 @@ PACKAGE = Path(__file__).resolve().parent.parent / "banker"
 # app factory, the command line and the tools that wire the parts together).
 MAY_IMPORT = {
     "banker.rules": ("banker.rules",),
+    "banker.game_file": ("banker.rules",),
     "banker.models": (),
     "banker.metrics": ("banker.rules",),
-    "banker.store": ("banker.rules", "banker.models", "banker.metrics", "banker.store"),
+    "banker.store": ("banker.rules", "banker.game_file", "banker.models", "banker.metrics", "banker.store"),
     "banker.words": ("banker.rules", "banker.store", "banker.words"),
     "banker.drawings": ("banker.rules", "banker.store", "banker.words", "banker.drawings"),
     "banker.screens": ("banker.rules", "banker.store", "banker.words", "banker.drawings", "banker.screens",
                        "banker.lru", "banker.qr"),
     "banker.live": ("banker.store", "banker.metrics", "banker.screens", "banker.live"),
-    "banker.web": ("banker.rules", "banker.store", "banker.words", "banker.drawings", "banker.screens", "banker.live",
-                   "banker.metrics", "banker.web", "banker.lan", "banker.lru", "banker.qr"),
+    "banker.web": ("banker.rules", "banker.game_file", "banker.store", "banker.words", "banker.drawings",
+                   "banker.screens", "banker.live", "banker.metrics", "banker.web", "banker.lan", "banker.lru",
+                   "banker.qr"),
 }
 # Packages whose modules are theirs alone: another part imports the package's names. The store's
-# archive and tournaments are modules of its interface (a game file read and written: `archive.read`,
-# `archive.events`; a tournament night: `tournaments.create_tournament`, `tournaments.act`). The
-# screens' package names are the one interface live draws them through (banker/screens/__init__.py).
+# archive and tournaments are modules of its interface (a game written out and a game file written
+# in: `archive.events`, `archive.save`; a tournament night: `tournaments.create_tournament`,
+# `tournaments.act`). The screens' package names are the one interface live draws them through
+# (banker/screens/__init__.py).
 SEALED = {"banker.store": ("banker.store.archive", "banker.store.tournaments"), "banker.live": (),
           "banker.screens": ()}
 

@@ -21,10 +21,12 @@ from .inputs import (
     deck_name,
     dice,
     levels,
+    moment,
     name,
     order,
     payee,
     player_id,
+    seconds,
     seen_bid,
     serial,
     square,
@@ -427,6 +429,18 @@ class LastTurn(Action):
 
     def run(self, state, player, effects):
         ending.call_last_turn(state, effects)
+
+
+@action("round_clock", Who.BANKER)
+class RoundClock(Action):
+    """A tournament's round clock, told to its table (store/tournaments.py): running until `ends_at`
+    (Unix seconds), or paused with `paused_left` seconds left."""
+
+    ends_at: int | None = arg(moment, default=None)
+    paused_left: int | None = arg(seconds, default=None)
+
+    def run(self, state, player, effects):
+        ending.set_round_clock(state, self.ends_at, self.paused_left, effects)
 
 
 @action("end_game", Who.BANKER)

@@ -392,6 +392,13 @@ def claim_declined(player: int, bankrupt_player: int) -> dict:
 
 
 @kind
+def round_clock(ends_at: int | None, paused_left: int | None) -> dict:
+    """A tournament's round clock runs until `ends_at` (Unix seconds), or is paused with
+    `paused_left` seconds left."""
+    return {"ends_at": ends_at, "paused_left": paused_left}
+
+
+@kind
 def last_turn() -> dict:
     """The banker (a tournament's organiser) called the last turn: the game ends once every seat
     still in has had as many turns as the first."""

@@ -1,9 +1,11 @@
 """The end of a game: by the banker, by the last player standing (bankruptcy.py), or after the last
 turn, which a tournament calls at the round's time: from then on the game ends by itself as soon as
-every seat still in has had as many turns as the first seat, and ranks everyone by net worth."""
+every seat still in has had as many turns as the first seat, and ranks everyone by net worth. The
+round's clock that leads to it is the tournament's, told to each of its tables (`set_round_clock`)
+whenever it starts, pauses or runs again, so that the table's own screens show it."""
 
 from . import effects as happened
-from .errors import N_, RuleError
+from .errors import N_, ActionError, RuleError
 from .networth import standings
 from .state import GameState
 
@@ -22,6 +24,15 @@ def call_last_turn(state: GameState, effects: list) -> None:
         raise RuleError("last_turn_called", N_("The last turn has been called."))
     state.last_turn = True
     effects.append(happened.last_turn())
+
+
+def set_round_clock(state: GameState, ends_at: int | None, paused_left: int | None, effects: list) -> None:
+    """The tournament's round clock, as the game's screens show it: running until `ends_at` (Unix
+    seconds), or paused with `paused_left` seconds left; one of the two."""
+    if (ends_at is None) == (paused_left is None):
+        raise ActionError("bad_clock", N_("The round's clock either runs until ends_at or is paused with paused_left."))
+    state.round_ends_at, state.round_paused_left = ends_at, paused_left
+    effects.append(happened.round_clock(ends_at, paused_left))
 
 
 def turns_even(state: GameState) -> bool:

@@ -221,3 +221,13 @@ def tax_choice(value, name="choice") -> str:
     if value not in ("flat", "percent"):
         raise ActionError("bad_field", N_("choice must be flat or percent."), field=name)
     return value
+
+
+def moment(value, name) -> int:
+    """A moment as Unix time in whole seconds (a tournament's round clock)."""
+    return whole(value, name, 0, 2**40)
+
+
+def seconds(value, name) -> int:
+    """A length of time in whole seconds, up to a day."""
+    return whole(value, name, 0, 86_400)

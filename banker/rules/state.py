@@ -209,6 +209,10 @@ class GameState:
     standings: list[dict] | None = None
     serial: int = 0
     last_turn: bool = False  # called: the game ends once every seat still in has had as many turns
+    # A tournament's round clock (ending.set_round_clock): when it runs out (Unix seconds), or the
+    # seconds it has left while paused.
+    round_ends_at: int | None = None
+    round_paused_left: int | None = None
     # The seat whose own action is being applied and who counts what it costs them themselves
     # ("I count it myself"): set by game.apply for that action alone, never in a snapshot.
     counting: int | None = None

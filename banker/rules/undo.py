@@ -2,7 +2,8 @@
 entry (store/undo.py, undo_newest); these rules say who may, and when.
 
 - The banker's `undo` takes back the newest live entry, whoever made it, again and again; never a
-  join. With `seq` it takes back that entry only: a banker who read "Undo: Ann bought Boardwalk"
+  join. A tournament's round clock is passed over (`PASSED_OVER`): the entry before it is taken
+  back. With `seq` it takes back that entry only: a banker who read "Undo: Ann bought Boardwalk"
   never takes back something that came meanwhile.
 - A player's `take_back` takes back their own newest action while nothing has happened after it: a
   purchase, a build or sale of buildings, a mortgage or repayment, a payment or an offer. Anything
@@ -13,6 +14,10 @@ from typing import NamedTuple
 
 from .errors import N_, NotAllowed, RuleError
 from .game import Actor
+# Entries the banker's Undo passes over, taking back the newest before them: a tournament's round
+# clock, which its organiser runs for every table (store/tournaments.py), not the table's banker.
+PASSED_OVER = frozenset({"round_clock"})
+
 # What a player may take back of their own: choices that only they made, and that nothing else
 # (a roll, a card, a turn) followed.
 TAKEN_BACK = frozenset({"buy", "build", "sell_building", "set_buildings", "mortgage", "unmortgage", "pay",

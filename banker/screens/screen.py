@@ -183,15 +183,19 @@ class Screen:
 
     @cached_property
     def time_limit(self) -> dict:
-        """The optional time limit (a tournament's round, for its tables): its deadline (ISO time, for
-        the page's clock) and what is left."""
-        minutes = self.state.settings.time_limit_minutes
-        started = self.game.started_at if minutes and self.state.status == "playing" else None
+        """The optional time limit (a tournament's round, for its tables: its clock as the tournament
+        told the game, paused or running): its deadline (ISO time, for the page's clock) and what is left."""
+        state, minutes = self.state, self.state.settings.time_limit_minutes
+        started = self.game.started_at if minutes and state.status == "playing" else None
         if started is None:
             return {"time_left": None, "deadline": None}
-        deadline = started.replace(tzinfo=UTC) + timedelta(minutes=minutes)
-        left = max(0, int((deadline - datetime.now(UTC)).total_seconds()))
-        return {"deadline": deadline.isoformat(), "time_left": f"{left // 60}:{left % 60:02d}"}
+        if state.round_paused_left is not None:  # the page shows it paused: no deadline to count to
+            deadline, left = None, state.round_paused_left
+        else:
+            deadline = (datetime.fromtimestamp(state.round_ends_at, UTC) if state.round_ends_at
+                        else started.replace(tzinfo=UTC) + timedelta(minutes=minutes))
+            left = max(0, int((deadline - datetime.now(UTC)).total_seconds()))
+        return {"deadline": deadline and deadline.isoformat(), "time_left": f"{left // 60}:{left % 60:02d}"}
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ The modules, in the order a request meets them:
 - `log`: the event log read back: `live_log`, `live_effects`, `log_page` (the API's pages), `replay_game`.
 - `claims`: rejoin codes: `new_claim` (`SeatNotFound`), `claim`, `claim_state`, `take_seat`, and `moved_seat` (what the
   old phone of a seat taken over is told).
-- `archive`: a game taken away and brought back: its archive read out (`archive.events`), a file's
-  JSON read in (`archive.read`: refused as cut short or as junk), and `bring_back`, an archive
-  replayed into a new game (`BadArchive`, `BadEvent` when it does not).
+- `archive`: a game taken away and brought back: its archive read out (`archive.events`), and a game
+  file replayed (banker/game_file.py, whose refusals `BadArchive` and `BadEvent` are re-exported
+  here) written as a new game (`archive.save`).
 - `timeline`: the game as it was at any version (`state_at`), from the checkpoints.
 - `tv`: the TV screen's view key: `new_view_key`, `tv_game`, `has_view_key`.
 
@@ -35,10 +35,10 @@ A test that changes a module's setting or helper (`_save`, `CHECKPOINT_EVERY`, `
 only a copy of it.
 """
 
+from ..game_file import BadArchive, BadEvent  # an import's refusals, told by the web layer
 from ..models import Game  # the type of a game's row, as find_game and visit give it
 from ..rules import Actor  # the type of act's `actor`, for its in-process callers
 from .actions import Outcome, act
-from .archive import BadArchive, BadEvent, bring_back
 from .claims import CLAIM_SECONDS, SeatNotFound, claim, claim_state, moved_seat, new_claim, take_seat
 from .engine import TRIES, Busy, database_url, disk_full, in_one_line, on_sqlite, outage, release, sqlite_setup, writing
 from .games import CODE_ALPHABET, CODE_LENGTH, GameNotFound, answering, create_game, find_game, game_code, load_state, visit
@@ -53,7 +53,7 @@ from .undo import CHECKPOINT_EVERY
 __all__ = [
     "Actor", "BadArchive", "BadEvent", "Browser", "Busy", "CHECKPOINT_EVERY", "CLAIM_SECONDS", "CODE_ALPHABET",
     "CODE_LENGTH", "Commit", "Entry", "Game", "GameNotFound", "Known", "Memory", "Notifier", "Outcome", "SeatNotFound", "TRIES", "UnknownSecret", "act",
-    "answering", "bring_back", "claim", "claim_state", "create_game", "database_url", "disk_full", "find_game", "game_code", "has_view_key",
+    "answering", "claim", "claim_state", "create_game", "database_url", "disk_full", "find_game", "game_code", "has_view_key",
     "in_one_line", "init_app", "known", "last_live_event", "live_effects", "live_log", "load_state", "log_entry", "log_page",
     "moved_seat", "new_claim", "new_token", "new_view_key", "notifier", "on_sqlite", "outage", "release", "replay_game",
     "sqlite_setup", "state_at", "take_seat", "token_hash", "tv_game", "visit", "writing",

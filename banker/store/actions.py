@@ -19,7 +19,7 @@ from .games import GameNotFound, game_code
 from .identity import Browser, Sender, UnknownSecret, give_badge, holding, new_token, nonce_value, token_hash
 from .memory import Commit, Entry as LogEntry
 from .news import announce, notifier
-from .tournaments import table_ended
+from .tournaments import now, table_ended, time_up
 from .undo import checkpoint, undo_newest
 
 # The writes of every action, built once on the tables themselves: an ORM-level insert or update
@@ -68,19 +68,45 @@ def act(code: str, data: dict, secret: str | None = None, *, browser: Browser | 
     if code is None:
         raise GameNotFound(code)
     try:
-        return _tries(code, data, sender, nonce, browser, seat_token, actor)
+        return _on_time(code, data, sender, nonce, browser, seat_token, actor)
     except DBAPIError as error:
         if not reconnecting(error, repeatable=nonce is not None):
             raise
         cut_at_commit = error.statement is None
-    outcome = _tries(code, data, sender, nonce, browser, seat_token, actor)
+    outcome = _on_time(code, data, sender, nonce, browser, seat_token, actor)
     # A commit cut off may have been kept: then this try found the action's own event, not a repeat.
     return replace(outcome, repeated=False) if cut_at_commit else outcome
 
 
+class _TimeUp(Exception):
+    """The game is a tournament's table whose round's time ran out before its last turn was called."""
+
+
+def _on_time(code: str, *args) -> Outcome:
+    """The action's tries (`_tries`); at a tournament's table whose round's time ran out unheard
+    (no process's clock keeper called the last turn yet), the last turn first, then the action."""
+    try:
+        return _tries(code, *args)
+    except _TimeUp:
+        time_up(code)
+        return _tries(code, *args, on_time=True)
+
+
+def _time_up(state: dict, data: dict) -> bool:
+    """Whether the game (its snapshot as read) is a round's table past its time with no last turn
+    called, and the action one that plays on (not an undo, nor the clock's or the last turn's own)."""
+    ends_at = state.get("round_ends_at")
+    return (ends_at is not None and not state["last_turn"] and state["status"] == "playing"
+            and data.get("type") not in PAST_TIME and ends_at <= now())
+
+
+PAST_TIME = frozenset({UNDO, TAKE_BACK, "last_turn", "round_clock"})
+
+
 def _tries(code: str, data: dict, sender: Sender, nonce: str | None, browser: Browser | None,
-           seat_token: str | None, actor: Actor | None) -> Outcome:
-    """The tries of one action (engine.attempts), each in one write transaction."""
+           seat_token: str | None, actor: Actor | None, on_time: bool = False) -> Outcome:
+    """The tries of one action (engine.attempts), each in one write transaction; `on_time`: the
+    round's time was looked at already (_on_time)."""
     for _ in attempts(code):  # after the last lost try, attempts raises Busy
         with writing():
             row = _game_row(code, sender, nonce)
@@ -95,6 +121,8 @@ def _tries(code: str, data: dict, sender: Sender, nonce: str | None, browser: Br
                 db.session.commit()
                 return Outcome(row.first_seq, row.first_effects, GameState.from_dict(row.state),
                                player, repeated=True)
+            if not on_time and _time_up(row.state, data):
+                raise _TimeUp(code)  # (writing() rolls back)
             try:
                 state, effects, payload = _applied(row, data, actor)
             except GameError as refused:

@@ -1,76 +1,31 @@
 """A game taken away and brought back: its archive (the settings and every event of its log, in
-order, with the effects and times the store kept) read out page by page, and an archive replayed
-through the rules into a new game on another laptop, which then goes on from there.
+order, with the effects and times the store kept) read out page by page, and a game file, read and
+replayed through the rules (banker/game_file.py: web/imports.py runs it, here or in a process of its
+own), written as a new game on another laptop, which then goes on from there.
 
-An archive is trusted for nothing: `bring_back` replays each event through the rules as the store
-would have applied it (undos too, from the same checkpoints), and refuses the whole file at its
-first event that does not give what the file says it gave. Nothing is written until every event has
-replayed, and then all of it in one transaction.
-
-Nor are its times: the events keep the times they were played at (the history tells them), but
-none may be later than this computer's clock (past CLOCK_SLACK, for two laptops' clocks that
-disagree a little), and the new game is created at its import, whatever the file says, so that an
-old purge (purge.py) counts its age from there."""
+Nothing is written until every event of the file has replayed (`save` takes the finished replay),
+and then all of it in one transaction. The new game is created at its import, whatever the file
+says, so that an old purge (purge.py) counts its age from there."""
 
 import json
-import pickle
-import re
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
-from typing import BinaryIO
+from datetime import UTC, datetime
 
 from sqlalchemy import select
 
+from ..game_file import FORMAT, VERSION, Replay
 from ..models import Checkpoint, Event, Game, Seat, db
-from ..rules import Actor, GameError, GameState, Settings, apply, new_game, parse
 from ..rules.actions import UNDO
-from ..rules import effects as happened
-from ..rules.board import EDITION_NAMES, load_board
-from ..rules.errors import N_, ActionError
-from ..rules.undo import Entry, check_take_back, check_undo
 from .engine import writing
 from .games import free_code
 from .identity import Browser, give_badge, new_token, token_hash
 from .log import log_page
-from . import undo as store_undo
+from . import undo
 
-# What the file says it is: a reader that meets another name or a newer version refuses it whole
-# rather than guess.
-FORMAT = "tabletop-banker-game"
-VERSION = 1
 # The events one read of the log holds while an archive is written out, and the rows (a sixteenth
 # as many checkpoints) one statement writes when an archive is brought back.
 PAGE = 500
 ROWS_AT_ONCE = 1024
-# An event's fields in an archive, all of them required.
-FIELDS = ("seq", "time", "actor", "type", "action", "effects", "undone")
-# How far ahead of this computer's clock a time in a file may be: the laptop that exported it may run
-# a little fast. A file dated further ahead is refused.
-CLOCK_SLACK = timedelta(minutes=10)
-# A file's JSON read one value at a time (read), with what JSON takes for whitespace between them.
-_DECODER = json.JSONDecoder()
-_SPACE = re.compile(r"[ \t\n\r]*")
-# The words JSON spells out (Python's reader takes the last three too): a file that ends inside
-# one ends in the middle of a value.
-WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
-
-
-class BadArchive(ActionError):
-    """The file is not a game this app can bring back (junk, another format or version, an unknown
-    edition, bad settings); nothing was created."""
-
-
-class BadEvent(ActionError):
-    """The file's event `seq` does not replay: `why` is the rules' refusal (a GameError) or the
-    archive's own; `state` is the game just before it (for naming its squares and players)."""
-
-    def __init__(self, seq, why: GameError, state: GameState):
-        # Told in words by the web layer (words/narrate.refusal), with `why` in the reader's language.
-        super().__init__("bad_event", "Event {seq} of the file does not replay: {why}", seq=seq, why=why.message)
-        self.why, self.state = why, state
-
-    def __reduce__(self):  # pickled as made (rules/errors.py's GameError)
-        return BadEvent, (self.params["seq"], self.why, self.state)
 
 
 def head(game: Game) -> dict:
@@ -94,341 +49,40 @@ def events(game: Game, page: int = PAGE) -> Iterator[dict]:
         after = rows[-1].seq
 
 
-def read(raw: bytes):
-    """The JSON in a file's bytes, for bring_back: what json.loads gives, but for the events of a game
-    file (a top-level object's "events" array), which are read through once here to check them and
-    then read again one at a time as they are replayed (Events): the objects of a whole 8 MB file
-    would be some 40 MB, and parsing it in one call would hold every other thread of the server for
-    most of a second. A file that is not JSON is refused: as cut short when it ends before its JSON
-    does (every proper start of an export does, the empty file too: a copy that stopped early), as
-    not a game for anything else (junk: a picture, a page, another text)."""
-    try:
-        return _value(raw.decode(json.detect_encoding(raw), "surrogatepass"))
-    except RecursionError:  # nested too deeply to be read: not a file this app wrote
-        cut = False
-    except ValueError as error:  # not JSON, or not UTF-8
-        cut = _cut_short(raw, error)
-    if cut:
-        raise BadArchive("archive_cut_short", N_("This file is cut short: it may not have been copied whole."))
-    raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
+def checkpoint_every() -> int:
+    """How often the store keeps a checkpoint (store/undo.py's CHECKPOINT_EVERY, read now): a game
+    file is replayed keeping the same ones (game_file.Replay), in this process or another."""
+    return undo.CHECKPOINT_EVERY
 
 
-class Events:
-    """A game file's events, each parsed from the file's text when it is reached and let go after."""
-
-    def __init__(self, text: str, start: int, count: int):
-        self.text, self.start, self.count = text, start, count
-
-    def __len__(self) -> int:
-        return self.count
-
-    def __iter__(self) -> Iterator:
-        return _elements(self.text, self.start)
-
-
-def _value(text: str):
-    """`text` as json.loads reads it, raising its errors at the same places, but a top-level object's
-    "events" array (checked here element by element) as Events."""
-    at = _space(text, 0)
-    if not text.startswith("{", at):
-        return json.loads(text)
-    found, at = {}, _space(text, at + 1)
-    while not text.startswith("}", at):
-        if not text.startswith('"', at):
-            raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, at)
-        key, at = _DECODER.raw_decode(text, at)
-        at = _space(text, at)
-        if not text.startswith(":", at):
-            raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
-        at = _space(text, at + 1)
-        if key == "events" and text.startswith("[", at):
-            elements, count = _elements(text, at + 1), 0
-            while True:
-                try:
-                    next(elements)
-                except StopIteration as end:
-                    found[key], at = Events(text, at + 1, count), end.value
-                    break
-                count += 1
-        else:
-            found[key], at = _DECODER.raw_decode(text, at)
-        at = _space(text, at)
-        if text.startswith(",", at):
-            at = _space(text, at + 1)
-            if text.startswith("}", at):
-                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, at)
-        elif not text.startswith("}", at):
-            raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
-    if _space(text, at + 1) != len(text):
-        raise json.JSONDecodeError("Extra data", text, _space(text, at + 1))
-    return found
-
-
-def _elements(text: str, at: int):
-    """The elements of the JSON array whose `[` is just before `at`, one at a time; returns the
-    position after its `]`."""
-    at = _space(text, at)
-    if text.startswith("]", at):
-        return at + 1
-    while True:
-        value, at = _DECODER.raw_decode(text, at)
-        yield value
-        at = _space(text, at)
-        if text.startswith(",", at):
-            at = _space(text, at + 1)
-        elif text.startswith("]", at):
-            return at + 1
-        else:
-            raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
-
-
-def _space(text: str, at: int) -> int:
-    """The position after the JSON whitespace at `at`."""
-    return _SPACE.match(text, at).end()
-
-
-def _cut_short(raw: bytes, error: ValueError) -> bool:
-    """Whether json.loads refused `raw` only because it ended: the reader wanted more when the text
-    ran out (a value, a comma, a closing quote), or stopped at the start of what the end cut off (a
-    word, a number's fraction or exponent, a \\u escape, a character's UTF-8 bytes)."""
-    if isinstance(error, UnicodeDecodeError):
-        return error.reason in ("unexpected end of data", "truncated data") and error.end == len(raw)
-    if not isinstance(error, json.JSONDecodeError):
-        return False
-    rest = error.doc[error.pos:]
-    if not rest.strip():
-        return True
-    if error.msg.startswith("Unterminated string"):  # said only when no quote closes it before the end
-        return True
-    if error.msg.startswith("Invalid \\uXXXX escape"):
-        return re.fullmatch(r"u[0-9a-fA-F]{0,4}", rest) is not None
-    if error.msg == "Expecting value":
-        return any(word.startswith(rest) for word in WORDS)
-    if error.msg.startswith("Expecting") or error.msg == "Extra data":  # "12." or "1e-": a number read as 12 or 1
-        return error.doc[error.pos - 1:error.pos].isdigit() and re.fullmatch(r"\.|[eE][-+]?", rest) is not None
-    return False
-
-
-def bring_back(archive, browser: Browser | None = None) -> tuple[Game, str]:
-    """A new game made from an archive: every event replayed through the rules, then the game,
-    its events (with their times), its checkpoints and one seat per player written at once, as the
-    store would have left them. Returns the game and the banker's new secret token; a browser that
-    brings it back (the home page) gets the banker's badge. The seats' phones come back with rejoin
-    codes: no seat's secret is in the file. Raises BadArchive or BadEvent, having written nothing."""
-    return replayed(archive).save(browser)
-
-
-def replay_file(raw: bytes | None) -> "Replay":
-    """A file's bytes read (read) and replayed (replayed): all of an import but its writing, which
-    needs nothing else. None, a form sent without its file, is not a game."""
-    return replayed(read(raw) if raw is not None else None)
-
-
-def replay_apart(source: BinaryIO, sink: BinaryIO) -> None:
-    """replay_file in a process of its own (web/imports.py starts it): the file's bytes from
-    `source`, and to `sink` the Replay, or the refusal, pickled for the server to save or raise."""
-    try:
-        outcome = replay_file(source.read())
-    except GameError as refusal:
-        outcome = refusal
-    pickle.dump(outcome, sink, pickle.HIGHEST_PROTOCOL)
-
-
-def replayed(archive) -> "Replay":
-    """An archive checked and replayed event by event, ready to save; BadArchive or BadEvent."""
-    if not isinstance(archive, dict) or archive.get("format") != FORMAT or "version" not in archive:
-        raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
-    if archive["version"] != VERSION or type(archive["version"]) is not int:
-        raise BadArchive("archive_version", N_("This file is version {found} of the game format; this app reads "
-                                               "version {version}."), found=str(archive["version"])[:12],
-                         version=VERSION)
-    edition = archive.get("edition")
-    if not isinstance(edition, str) or edition not in EDITION_NAMES:
-        raise BadArchive("archive_edition", N_("This file's board is not one this app knows; the boards are: "
-                                               "{editions}."), editions=", ".join(EDITION_NAMES))
-    if not isinstance(archive.get("settings"), dict):
-        raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
-    # The stored settings name every key, so parsing them gives them back as they were, checked.
-    settings = Settings.parse(archive["settings"], load_board(edition).settings)
-    created = _moment(archive.get("created_at"))
-    listed = archive.get("events")
-    if created is None or not isinstance(listed, (list, Events)):
-        raise BadArchive("not_an_archive", N_("This file is not a game exported by Tabletop Banker."))
-    replay = Replay(edition, settings)
-    if created > replay.latest:
-        raise BadArchive("archive_in_the_future", N_("This file is dated {time}, later than this computer's clock: "
-                                                     "check the date of the laptop that exported it, and of this one."),
-                         time=_told(created))
-    for seq, event in enumerate(listed, 1):
-        replay.event(seq, event)
-    replay.check_undone()
-    return replay
-
-
-class Row:
-    """An event to write, its action and effects as compact JSON text (a tenth of the room of the
-    parsed objects: a long evening is 30,000 of them), and the file's word on its being undone."""
-
-    __slots__ = ("seq", "actor", "type", "payload", "effects", "created_at", "undone", "said_undone")
-
-    def __init__(self, seq: int, actor: str, kind: str, action: dict, effects: list, time: datetime, said_undone):
-        self.seq, self.actor, self.type, self.created_at = seq, actor, kind, time
-        self.payload, self.effects = _compact(action), _compact(effects)
-        self.undone, self.said_undone = False, said_undone
-
-    def written(self, game_id: int) -> dict:
-        """The row as the events table takes it."""
-        return {"game_id": game_id, "nonce": None, "seq": self.seq, "actor": self.actor, "type": self.type,
-                "payload": json.loads(self.payload), "effects": json.loads(self.effects),
-                "created_at": self.created_at, "undone": self.undone}
-
-
-class Replay:
-    """An archive's events applied one after another, as store.act and store/undo.py would have:
-    the state, the checkpoints kept (every CHECKPOINT_EVERY versions and after each undo, those at
-    or after an undone event dropped), the events to write and the seats joined. `latest` is the
-    latest time an event may have (this computer's clock, and CLOCK_SLACK)."""
-
-    def __init__(self, edition: str, settings: Settings):
-        self.edition, self.settings = edition, settings
-        self.latest = datetime.now(UTC) + CLOCK_SLACK
-        self.state = new_game(edition, settings)
-        # Kept as JSON text, a tenth of the room of the dicts: a long evening has a thousand of them.
-        self.checkpoints: dict[int, str] = {}
-        self.rows: list[Row] = []
-        self.live: list[Row] = []  # the rows neither undone nor undos, oldest first (undo's candidates)
-        self.seats: list[int] = []
-
-    def event(self, seq: int, event) -> None:
-        """Apply the file's event number `seq` (its place in the file), or refuse it by name."""
-        try:
-            self._event(seq, event)
-        except GameError as error:
-            raise BadEvent(seq, error, self.state) from None
-
-    def _event(self, seq: int, event) -> None:
-        if not isinstance(event, dict) or set(event) != set(FIELDS):
-            raise ActionError("bad_fields", N_("an event has exactly the fields {fields}."), fields=", ".join(FIELDS))
-        if event["seq"] != seq or type(event["seq"]) is not int:
-            raise ActionError("out_of_order", N_("the events must be numbered 1, 2, 3… in order."))
-        actor, action, time = _actor(event["actor"]), event["action"], _moment(event["time"])
-        if actor is None or time is None or not isinstance(action, dict) or action.get("type") != event["type"]:
-            raise ActionError("bad_fields", N_("its actor, time, type or action is not as the app writes them."))
-        if time > self.latest:
-            raise ActionError("in_the_future", N_("its time, {time}, is later than this computer's clock: check the "
-                                                  "date of the laptop that exported it, and of this one."),
-                              time=_told(time))
-        if event["type"] == UNDO:
-            state, effects = self._undo(seq, actor, action)
-        else:
-            parsed = parse(action)
-            if not _same(parsed.to_dict(), action):
-                raise ActionError("bad_fields", N_("its actor, time, type or action is not as the app writes them."))
-            # A refused action may have half-changed the state: the import stops there anyway.
-            state, effects = apply(self.state, parsed, actor, copy=False)
-        if not _same(effects, event["effects"]):
-            raise ActionError("other_effects", N_("the rules give other effects than the file says."))
-        self.state = state
-        row = Row(seq, str(actor), event["type"], action, event["effects"], time, event["undone"])
-        self.rows.append(row)
-        if event["type"] != UNDO:
-            self.live.append(row)
-        if event["type"] == "join":
-            self.seats.append(next(e["player"] for e in effects if e["kind"] == "joined"))
-        if seq % store_undo.CHECKPOINT_EVERY == 0 or event["type"] == UNDO:  # as store/undo.checkpoint keeps them
-            self.checkpoints[seq] = _compact(state.to_dict())
-
-    def _undo(self, seq: int, actor: Actor, action: dict) -> tuple[GameState, list]:
-        """The undo (or a player's take back) as store/undo.undo_newest makes it: checked by the same
-        rules, then the state rebuilt from the newest checkpoint before the event it takes back."""
-        last = self.live[-1] if self.live else None
-        entry = Entry(last.seq, last.actor, last.type, last is self.rows[-1]) if last else None
-        take_back = actor.player is not None
-        if take_back:
-            check_take_back(actor, entry)
-        else:
-            check_undo(actor, entry)
-        if action != {"type": UNDO, "seq": last.seq}:
-            raise ActionError("bad_fields", N_("its actor, time, type or action is not as the app writes them."))
-        self.live.pop()
-        last.undone = True
-        for kept in [s for s in self.checkpoints if s >= last.seq]:
-            del self.checkpoints[kept]
-        base = max(self.checkpoints, default=0)
-        state = GameState.from_dict(json.loads(self.checkpoints[base])) if base else new_game(self.edition, self.settings)
-        for row in self.live:
-            if row.seq > base:
-                state, _ = apply(state, parse(json.loads(row.payload)), Actor.parse(row.actor), copy=False)
-        return state, [happened.undone(last.seq, last.type, actor.player if take_back else None)]
-
-    def check_undone(self) -> None:
-        """Each event the file marks undone was taken back by an undo in it, and no other."""
-        for row in self.rows:
-            if row.said_undone is not row.undone:
-                raise BadEvent(row.seq, ActionError("undone_differs", N_(
-                    "the file marks it undone, or not, unlike the undos that follow it.")), self.state)
-
-    def save(self, browser: Browser | None) -> tuple[Game, str]:
-        """Write the game as the store would have left it, in one transaction, created now: on this
-        computer it begins at its import, however old its events are."""
-        banker_token = new_token()
-        with writing():
-            game = Game(code=free_code(), banker_token_hash=token_hash(banker_token), edition=self.edition,
-                        settings=vars(self.settings).copy(), state=self.state.to_dict(), version=len(self.rows),
-                        created_at=datetime.now(UTC))
-            db.session.add(game)
-            db.session.flush()
-            # A few rows per statement: the rows of a whole evening at once would be its size again.
-            for at in range(0, len(self.rows), ROWS_AT_ONCE):
-                db.session.execute(Event.__table__.insert(),
-                                   [row.written(game.id) for row in self.rows[at:at + ROWS_AT_ONCE]])
-            kept = list(self.checkpoints.items())
-            for at in range(0, len(kept), ROWS_AT_ONCE // 16):
-                db.session.execute(Checkpoint.__table__.insert(), [
-                    {"game_id": game.id, "seq": seq, "state": json.loads(state)}
-                    for seq, state in kept[at:at + ROWS_AT_ONCE // 16]])
-            # A seat's secret never leaves its laptop: each seat gets one nobody holds, until the
-            # banker's rejoin code gives the seat to a new phone.
-            db.session.add_all(Seat(game_id=game.id, player_id=player, token_hash=token_hash(new_token()))
-                               for player in self.seats)
-            if browser is not None:
-                give_badge(game.id, browser, None)
-            db.session.commit()
-        return game, banker_token
-
-
-def _actor(text) -> Actor | None:
-    """The actor an archive names ("banker", "guest" or a seat's number), or None for anything else."""
-    if not isinstance(text, str) or len(text) > 16:
-        return None
-    try:
-        actor = Actor.parse(text)
-    except ValueError:  # a digit int() does not read ("²")
-        return None
-    return actor if str(actor) == text else None
-
-
-def _compact(value) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _same(made, read) -> bool:
-    """Whether what the rules made is what the file holds, as JSON: the rules may give a tuple where
-    JSON reads a list back."""
-    return made == read or json.loads(json.dumps(made)) == read
-
-
-def _told(moment: datetime) -> str:
-    """A time in a refusal: UTC, to the minute."""
-    return f"{moment:%Y-%m-%d %H:%M} UTC"
-
-
-def _moment(text) -> datetime | None:
-    """A time as the archive writes it (ISO 8601 with its offset), in UTC; None for anything else."""
-    if not isinstance(text, str) or len(text) > 40:
-        return None
-    try:
-        moment = datetime.fromisoformat(text)
-        return moment.astimezone(UTC) if moment.tzinfo is not None else None
-    except (ValueError, OverflowError):  # not a time; a time past the year 9999 in UTC
-        return None
+def save(replay: Replay, browser: Browser | None) -> tuple[Game, str]:
+    """Write a game file replayed (game_file.replay_file) as the store would have left its game, in
+    one transaction, created now (on this computer it begins at its import, however old its events
+    are): the game, its events (with their times), its checkpoints and one seat per player. Returns
+    the game and the banker's new secret token; a browser that brings it back (the home page) gets
+    the banker's badge. The seats' phones come back with rejoin codes: no seat's secret is in the
+    file."""
+    banker_token = new_token()
+    with writing():
+        game = Game(code=free_code(), banker_token_hash=token_hash(banker_token), edition=replay.edition,
+                    settings=vars(replay.settings).copy(), state=replay.state.to_dict(), version=len(replay.rows),
+                    created_at=datetime.now(UTC))
+        db.session.add(game)
+        db.session.flush()
+        # A few rows per statement: the rows of a whole evening at once would be its size again.
+        for at in range(0, len(replay.rows), ROWS_AT_ONCE):
+            db.session.execute(Event.__table__.insert(),
+                               [row.written(game.id) for row in replay.rows[at:at + ROWS_AT_ONCE]])
+        kept = list(replay.checkpoints.items())
+        for at in range(0, len(kept), ROWS_AT_ONCE // 16):
+            db.session.execute(Checkpoint.__table__.insert(), [
+                {"game_id": game.id, "seq": seq, "state": json.loads(state)}
+                for seq, state in kept[at:at + ROWS_AT_ONCE // 16]])
+        # A seat's secret never leaves its laptop: each seat gets one nobody holds, until the
+        # banker's rejoin code gives the seat to a new phone.
+        db.session.add_all(Seat(game_id=game.id, player_id=player, token_hash=token_hash(new_token()))
+                           for player in replay.seats)
+        if browser is not None:
+            give_badge(game.id, browser, None)
+        db.session.commit()
+    return game, banker_token

@@ -8,12 +8,17 @@ from sqlalchemy import select
 from ..models import Event, Game, db
 from ..rules import Actor, GameState, Settings, replay
 from ..rules.actions import UNDO
+from ..rules.undo import PASSED_OVER
+
+
+UNDONE_NEVER = (UNDO, *sorted(PASSED_OVER))  # what Undo never takes back: an undo, the round's clock
 
 
 def last_live_event(game_id: int) -> Event | None:
-    """The newest event that is not undone and not itself an undo: what Undo would take back."""
+    """The newest event that is not undone and not itself an undo (nor passed over: rules/undo.py):
+    what Undo would take back."""
     return db.session.scalar(
-        select(Event).where(Event.game_id == game_id, Event.undone.is_(False), Event.type != UNDO)
+        select(Event).where(Event.game_id == game_id, Event.undone.is_(False), Event.type.not_in(UNDONE_NEVER))
         .order_by(Event.seq.desc()).limit(1)
     )
 

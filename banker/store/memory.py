@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 from ..models import Event, Game, db
 from ..rules.actions import UNDO
 from ..rules.state import GameState
+from .log import UNDONE_NEVER
 
 # The newest entries a Known keeps: a phone shows only its own rows of the history's forty, so it
 # looks further back than the host.
@@ -115,13 +116,13 @@ class Known:
         return known
 
     def last_live(self) -> Entry | None:
-        """The newest entry neither undone nor an undo itself: what Undo would take back (read
+        """The newest entry neither undone nor an undo itself (nor passed over): what Undo would take back (read
         from the log only when the newest entries kept are all undone or undos)."""
-        found = next((e for e in self.entries if not e.undone and e.type != UNDO), None)
+        found = next((e for e in self.entries if not e.undone and e.type not in UNDONE_NEVER), None)
         if found is not None or len(self.entries) < RECENT:
             return found
         row = db.session.execute(select(*ENTRY).where(Event.game_id == self.id, Event.undone.is_(False),
-                                                      Event.type != UNDO, Event.seq <= self.version)
+                                                      Event.type.not_in(UNDONE_NEVER), Event.seq <= self.version)
                                  .order_by(Event.seq.desc()).limit(1)).first()
         return Entry(*row) if row else None
 

@@ -9,8 +9,16 @@ ordinary action of its own, so the log stays the truth:
   players of the table in seat order, the organiser's token its banker's; then `tables_created`
   records the games' codes in the tournament.
 - `start_round`: each table's game starts, in seat order; `last_turn`: each table's game is told.
+- The round's clock, whenever it starts, pauses or runs again (or an undo moves it), is told to each
+  table's game (`round_clock`), whose own screens show it.
 - A table's game ending (`table_ended`, called once after a game's commit that ended it) sends the
   table's result to the tournament (`table_result`).
+
+The last turn is called at the round's time by the server itself, whether or not a screen is open:
+by each process's clock keeper (web/tournament_live.py) at the deadlines `round_deadlines` gives,
+and by the first action on a table after the deadline (`time_up`, from store/actions.py). Several
+processes may call it at once: the rules take the first and refuse the rest (`last_turn_called`),
+so each table is told once.
 
 An entrant's token is kept as a hash on the `entrants` row and on the seat of each of their games,
 so it acts for their seat there exactly as a seat's token does (store/identity.py), with nothing
@@ -33,10 +41,10 @@ from ..rules.tournament import (EventActor, EventSettings, EventState, apply_eve
                                 parse_event_action, replay_event, seat_results)
 from . import actions
 from .engine import attempts, writing
-from .games import CODE_ALPHABET, create_game, free_code, game_code
+from .games import create_game, free_code, game_code
 from .identity import Browser, new_token, token_hash
 from .news import announce, notifier
-from .tv import VIEW_KEY_LENGTH, _typed
+from .tv import draw_view_key, view_key_opens
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +101,7 @@ def live_key(code: str) -> str:
 
 def new_view_key(tournament: Tournament) -> str:
     """A new view key for the event TV (as a game's TV has, store/tv.py); an earlier one stops working."""
-    key = "".join(secrets.choice(CODE_ALPHABET) for _ in range(VIEW_KEY_LENGTH))
+    key = draw_view_key()
     with writing():
         db.session.execute(update(Tournament).where(Tournament.id == tournament.id)
                            .values(view_key_hash=token_hash(key)))
@@ -105,9 +113,7 @@ def new_view_key(tournament: Tournament) -> str:
 def tv_tournament(code: str, key: str) -> Tournament | None:
     """The tournament whose TV the view key opens now; None for any other key or no such tournament."""
     tournament = find_tournament(code)
-    if tournament is None or tournament.view_key_hash is None:
-        return None
-    return tournament if secrets.compare_digest(tournament.view_key_hash, token_hash(_typed(key))) else None
+    return tournament if tournament is not None and view_key_opens(tournament.view_key_hash, key) else None
 
 
 def find_tournament(code: str) -> Tournament | None:
@@ -148,7 +154,23 @@ def act(code: str, data: dict, actor: EventActor, at: int | None = None) -> Acte
             _tell_games(acted.state, lambda table: {"type": "start", "order": list(range(1, len(table.seats) + 1))})
         elif effect["kind"] == "last_turn":
             _tell_games(acted.state, lambda table: {"type": "last_turn"}, effect["games"])
+        if effect["kind"] in CLOCK_MOVED or effect["kind"] == "undone" and effect["type"] in CLOCK_ACTIONS:
+            _tell_clock(acted.state)
     return acted
+
+
+# What moves the round's clock, which each table's game is then told: these effects, and an undo of
+# these actions.
+CLOCK_MOVED = frozenset({"round_started", "clock_paused", "clock_resumed"})
+CLOCK_ACTIONS = frozenset({"start_round", "pause_clock", "resume_clock"})
+
+
+def _tell_clock(state: EventState) -> None:
+    """The round's clock, running or paused, told to each table of the round still playing."""
+    clock = state.clock
+    if clock.ends_at is not None or clock.paused_remaining is not None:
+        told = {"type": "round_clock", "ends_at": clock.ends_at, "paused_left": clock.paused_remaining}
+        _tell_games(state, lambda table: told, [t.game for t in state.round.tables if t.results is None])
 
 
 def register(code: str, name, browser: Browser | None = None) -> tuple[Acted, str]:
@@ -241,8 +263,8 @@ def _seat_tables(code: str, state: EventState) -> Acted:
 def _table_game(tournament: Tournament, state: EventState, table, names: dict, entrants: dict) -> str:
     """A table's game, its seats joined in seat order (seat n is the game's player n), each holding
     its entrant's token and badge; the organiser's token and screen are its banker's."""
-    # The round's length as the game's time limit: its host screen counts the round down from the
-    # game's start, which start_round makes (the organiser's pauses show on the tournament's screens).
+    # The round's length as the game's time limit (its rules say so); its screens count down the
+    # round's clock itself, which the tournament tells the game (round_clock, at start_round).
     game, _ = create_game(state.settings.edition,
                           {**state.settings.rules, "time_limit_minutes": state.settings.round_minutes})
     for token, player in zip(TOKENS, table.seats):
@@ -278,12 +300,60 @@ def _tell_games(state: EventState, action, games: list[str] | None = None) -> No
                 log.info("table %s of %s did not take %s: %s", table.number, table.game, action(table), error.code)
 
 
+def _of_table(code: str, *columns):
+    """`columns` of the tournament whose table game `code` is, if any: one query."""
+    return db.session.execute(select(*columns).join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
+                              .join(Game, Game.id == TournamentTable.game_id).where(Game.code == code)).first()
+
+
+def _table(code: str):
+    """The tournament whose table game `code` is (its code and state, and the table's number), if any."""
+    return _of_table(code, Tournament.code, Tournament.state, TournamentTable.table)
+
+
+def table_of(code: str) -> str | None:
+    """The code of the tournament whose table game `code` is, if any."""
+    row = _of_table(code, Tournament.code)
+    return row.code if row else None
+
+
+def round_deadlines() -> dict[str, int]:
+    """The tournaments whose round's clock runs and whose last turn is not called yet: when each
+    round's time runs out (Unix seconds), by the tournament's code. One query."""
+    ends_at = Tournament.state["clock"]["ends_at"].as_integer()
+    rows = db.session.execute(select(Tournament.code, Tournament.state).where(ends_at.is_not(None)))
+    return {code: state["clock"]["ends_at"] for code, state in rows if not state["clock"]["last_turn"]}
+
+
+def call_time(code: str, at: int | None = None) -> bool:
+    """The round's time of tournament `code` has run out: call its last turn, as anyone may then.
+    Whether it was called here (False: called before, by another process or the organiser, or the
+    clock moved meanwhile: the rules refused it, and nothing changed)."""
+    try:
+        act(code, {"type": "last_turn"}, EventActor(), at)
+    except GameError as error:
+        log.info("tournament %s: last turn not called (%s)", code, error.code)
+        return False
+    return True
+
+
+def time_up(code: str) -> None:
+    """An action came to game `code`, a tournament's table, after its round's time ran out and before
+    its last turn was called: the last turn first, in the tournament (and so at every table); or, when
+    the tournament had called it already and this table missed being told, in this game alone."""
+    row = _table(code)
+    if row is None or call_time(row.code) or not EventState.from_dict(row.state).clock.last_turn:
+        return
+    try:
+        actions.act(code, {"type": "last_turn"}, actor=BANKER)
+    except GameError as error:
+        log.info("table %s of %s did not take the last turn: %s", row.table, row.code, error.code)
+
+
 def table_ended(code: str, game: GameState) -> None:
     """A game just ended (called after the commit whose effects ended it): if it is a tournament's
     table, its result goes to the tournament (`table_result`). One query for any other game."""
-    row = db.session.execute(select(Tournament.code, Tournament.state, TournamentTable.table)
-                             .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
-                             .join(Game, Game.id == TournamentTable.game_id).where(Game.code == code)).first()
+    row = _table(code)
     if row is None:
         return
     state = EventState.from_dict(row.state)

@@ -28,7 +28,7 @@ def new_view_key(game: Game) -> str:
     """A new view key for the game's TV screen; an earlier one stops working, and a TV still open
     on it hears so at once (the seats' check of every open page of the game: the version is the
     same, nothing in the game changed)."""
-    key = "".join(secrets.choice(CODE_ALPHABET) for _ in range(VIEW_KEY_LENGTH))
+    key = draw_view_key()
     with writing():
         db.session.execute(delete(TvKey).where(TvKey.game_id == game.id))
         db.session.add(TvKey(game_id=game.id, key_hash=token_hash(key)))
@@ -47,7 +47,7 @@ def tv_game(code: str, key: str) -> Game | None:
         return None
     row = db.session.execute(select(Game, TvKey.key_hash).outerjoin(TvKey, TvKey.game_id == Game.id)
                              .where(Game.code == code)).first()
-    if row is None or row.key_hash is None or not hmac.compare_digest(row.key_hash, token_hash(_typed(key))):
+    if row is None or not view_key_opens(row.key_hash, key):
         return None
     return row[0]
 
@@ -58,8 +58,16 @@ def has_view_key(game: Game) -> bool:
     return db.session.execute(select(TvKey.game_id).where(TvKey.game_id == game.id).limit(1)).first() is not None
 
 
-def _typed(key: str) -> str:
-    """A short view key as it was made (upper case), however the TV's keyboard typed it; an older,
-    long key as it is."""
+def draw_view_key() -> str:
+    """A new view key, a game's TV's or a tournament's (store/tournaments.py): only its hash is kept."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(VIEW_KEY_LENGTH))
+
+
+def view_key_opens(key_hash: str | None, key: str) -> bool:
+    """Whether `key` is the view key kept as `key_hash` (None: there is none), however the TV's
+    keyboard typed it: a short key as it was made (upper case), an older, long key as it is."""
+    if key_hash is None:
+        return False
     upper = key.upper()
-    return upper if len(key) == VIEW_KEY_LENGTH and all(c in CODE_ALPHABET for c in upper) else key
+    typed = upper if len(key) == VIEW_KEY_LENGTH and all(c in CODE_ALPHABET for c in upper) else key
+    return hmac.compare_digest(key_hash, token_hash(typed))

@@ -56,7 +56,9 @@ def undo_newest(row, actor: Actor, seq: int | None = None,
         .order_by(Checkpoint.seq.desc()).limit(1)
     ).first()
     start = GameState.from_dict(base.state) if base else None
-    log = live_log(row.id, after=base.seq if base else 0, before=last.seq)
+    # The live entries after the checkpoint: those after the one taken back are the round's clock
+    # it passed over (rules/undo.py), applied again.
+    log = live_log(row.id, after=base.seq if base else 0)
     state = replay(row.edition, Settings(**row.settings), log, start)
     effects = [happened.undone(last.seq, last.type, actor.player if take_back else None)]
     return state, effects, {"type": UNDO, "seq": last.seq}

@@ -14,9 +14,10 @@ from . import books, imports
 from .respond import FAILURES, error, failed
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
-# The actions that no screen offers, which only the API takes: none today. Every other action has a
-# control on the host screen or a phone (tests/web/test_no_english.py fails on an action in neither).
-API_ONLY: frozenset[str] = frozenset()
+# The actions that no screen offers, which only the API takes: a tournament's round clock, which the
+# tournament tells its tables (store/tournaments.py). Every other action has a control on the host
+# screen or a phone (tests/web/test_no_english.py fails on an action in neither).
+API_ONLY: frozenset[str] = frozenset({"round_clock"})
 
 
 def _body() -> dict | None:

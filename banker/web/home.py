@@ -139,7 +139,7 @@ def bring_back():
         with imports.turn():
             current_app.extensions["csrf"].protect()
             upload = request.files.get("archive")
-            # Not JSON is refused as cut short or as junk (archive.read), no file as not a game.
+            # Not JSON is refused as cut short or as junk (game_file.read), no file as not a game.
             raw = imports.whole(upload, largest) if upload is not None else None
             game, _token = imports.bring_back(raw, browser("banker", create=True))
     except imports.Busy:

@@ -1,19 +1,20 @@
 """Game files brought back (POST /api/games/import, the home page's "Import a game") take turns,
 and a large one is read and replayed in a process of its own.
 
-An import reads a file of up to IMPORT_MAX_BYTES and replays every event (store/archive.py): seconds
+An import reads a file of up to IMPORT_MAX_BYTES and replays every event (banker/game_file.py): seconds
 of work and some 35 MB of memory for a file of 8 MB. So one server process parses at most AT_ONCE
 files at a time, and one client address one of them; another import is refused at once (503 with
 Retry-After) before its body is read, rather than waiting with a thread held.
 
 A file larger than APART is read and replayed in a new process (this Python, run afresh), and only
-the result comes back to be written here. In the server's own threads, two replays held the GIL
-most of the time: every other request waited for it after each of its database reads and system
-calls (up to 5 ms each: the interpreter's switch interval), and another table's host screen took up
-to 1.6 s instead of 15 ms (docs/benchmarks.md). Apart, they take only the cores the server and the
-machine leave (they run at a lower priority: nice 10), and the memory a replay took goes with its
-process. A small file replays in less time than a new interpreter takes to start (most of a
-second's work), so it is replayed here.
+the result comes back to be written here (store/archive.py). In the server's own threads, two
+replays held the GIL most of the time: every other request waited for it after each of its database
+reads and system calls (up to 5 ms each: the interpreter's switch interval), and another table's
+host screen took up to 1.6 s instead of 15 ms (docs/benchmarks.md). Apart, they take only the cores
+the server and the machine leave (they run at a lower priority: nice 10), and the memory a replay
+took goes with its process. That process imports game_file.py and the rules, not the app (neither
+Flask nor SQLAlchemy, which were more than half of its memory). A small file replays in less time
+than a new interpreter takes to start, so it is replayed here.
 
 When an import ends, accepted or refused, the memory it freed here is handed back to the system:
 each of waitress's threads allocates from its own heap, which otherwise keeps what a big body once
@@ -32,18 +33,22 @@ from pathlib import Path
 from flask import after_this_request, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from .. import game_file
 from ..store import archive
 from ..words.languages import gettext as _
 
 AT_ONCE = 2
 PER_ADDRESS = 1
 # The largest file replayed in the server's own process: a thousand events or so, a twentieth of a
-# second's replay (a new process takes most of a second to start).
+# second's replay (a new process takes a tenth of a second of work to start, and waits behind the
+# machine's other work for it: nice 10).
 APART = 256 * 1024
-# What the new interpreter runs, given the folder that holds this copy of `banker`: first it steps
-# behind every other process for the cores (nice 10, where there is such a thing), then it replays.
+# What the new interpreter runs, given the folder that holds this copy of `banker` and the store's
+# checkpoint period: first it steps behind every other process for the cores (nice 10, where there
+# is such a thing), then it replays.
 CHILD = "; ".join(["import os, sys", "hasattr(os, 'nice') and os.nice(10)", "sys.path.insert(0, sys.argv[1])",
-                   "from banker.store.archive import replay_apart", "replay_apart(sys.stdin.buffer, sys.stdout.buffer)"])
+                   "from banker.game_file import replay_apart",
+                   "replay_apart(sys.stdin.buffer, sys.stdout.buffer, int(sys.argv[2]))"])
 # When a refused import may try again: a long evening's file takes a few seconds.
 RETRY_SECONDS = 5
 
@@ -92,25 +97,31 @@ def turn():
 
 def bring_back(raw: bytes | None, browser=None):
     """A game file's bytes (None: a form without its file) brought back as a new game: read and
-    replayed (store/archive.py's replay_file), in a process of its own when larger than APART, then
-    written. Returns the game and the banker's token, as store.bring_back; raises its refusal
-    (BadArchive, BadEvent), having written nothing."""
-    replay = apart(raw) if raw is not None and len(raw) > APART else archive.replay_file(raw)
-    return replay.save(browser)
+    replayed (game_file.replay_file, keeping the store's checkpoints), in a process of its own when
+    larger than APART, then written (store/archive.py's save). Returns the game and the banker's
+    token; raises the replay's refusal (BadArchive, BadEvent), having written nothing."""
+    every = archive.checkpoint_every()
+    replay = apart(raw, every) if raw is not None and len(raw) > APART else game_file.replay_file(raw, every)
+    return archive.save(replay, browser)
 
 
-def apart(raw: bytes) -> "archive.Replay":
-    """archive.replay_file(raw) in a new interpreter (archive.replay_apart): the file goes in on its
-    standard input, the Replay or the refusal comes back pickled on its standard output. It finds
-    this copy of the app first on its path, installed or not."""
-    home = str(Path(__file__).resolve().parents[2])
-    ran = subprocess.run([sys.executable, "-c", CHILD, home], input=raw, capture_output=True)
+def apart(raw: bytes, every: int) -> game_file.Replay:
+    """game_file.replay_file(raw, every) in a new interpreter (`replaying`, game_file.replay_apart):
+    the file goes in on its standard input, the Replay or the refusal comes back pickled on its
+    standard output."""
+    ran = subprocess.run(replaying(every), input=raw, capture_output=True)
     if ran.returncode:
         raise RuntimeError(f"the import's process ended with {ran.returncode}: {ran.stderr.decode()[-2000:]}")
     outcome = pickle.loads(ran.stdout)  # from our own child, through a pipe
     if isinstance(outcome, Exception):
         raise outcome
     return outcome
+
+
+def replaying(every: int) -> list[str]:
+    """The command line of the process that replays a file (CHILD, in this Python): it finds this copy
+    of the app first on its path, installed or not."""
+    return [sys.executable, "-c", CHILD, str(Path(__file__).resolve().parents[2]), str(every)]
 
 
 def whole(upload, largest: int) -> bytes:

@@ -13,7 +13,7 @@ from .. import qr, store
 from ..live import BANKER, TV
 from ..rules.errors import N_, GameError
 from ..rules.networth import net_worths
-from ..rules.tournament import EventActor, ranking, standings
+from ..rules.tournament import EventActor, ranking, standings, ties
 from ..store import tournaments
 from . import results
 from ..words.amounts import typed
@@ -119,8 +119,12 @@ def offered(state) -> list[tuple[str, str]]:
 
 
 def _organiser_context(tournament_code: str, state, version: int, tables: dict | None = None) -> dict:
-    return {**_view(tournament_code, state), "version": version, "glance": glance(state) if tables is None else tables,
-            "organiser": True, "buttons": offered(state)}
+    view = _view(tournament_code, state)
+    # Ties that only a roll-off breaks, offered once no round is in play (they decide a final's seats).
+    tied = ties(view["standings"]) if state.status in ("between", "ended") else []
+    tied = [[(player, view["names"][player]) for player in group] for group in tied]  # (id, name)
+    return {**view, "version": version, "glance": glance(state) if tables is None else tables,
+            "organiser": True, "buttons": offered(state), "ties": tied}
 
 
 @bp.get("/e/<code:code>")
@@ -169,6 +173,8 @@ def act(code):
         data["seed"] = secrets.randbelow(2**31)
     if data.get("type") == "correct_result":  # one player's points at a time, as the form gives them
         data["points"] = {data.pop("player", ""): typed(data.get("points", "").strip())}
+    if data.get("type") == "roll_off":  # one choice per place, the winner's first
+        data["players"] = request.form.getlist("players")
     try:
         tournaments.act(tournament.code, data, tournaments.ORGANISER)
     except GameError as error:
@@ -176,6 +182,13 @@ def act(code):
     except store.Busy:
         return message(_("The tournament is busy; try again."), 503, url_for("tournament.page", code=tournament.code))
     return redirect(url_for("tournament.page", code=tournament.code), 303)
+
+
+@bp.app_template_global()
+def tournament_of(game: str) -> str | None:
+    """The code of the tournament whose table game `game` is, for the way back from its host screen
+    and phones (templates/tournament/_back.html); None for any other game. One query."""
+    return tournaments.table_of(game)
 
 
 @bp.get("/e/<code:code>/register")

@@ -17,9 +17,11 @@ read only when its own version moved; a table's change that leaves what a screen
 renders nothing and writes nothing, and the tables' changes reach a screen at most once per
 TABLES_SETTLE (a tournament's own change at once).
 
-The round's clock is one server deadline: when it runs out, the connection that notices first calls
-the last turn (any screen may, rules/tournament: `last_turn` is anyone's once time is up)."""
+The round's clock is one server deadline, and each process keeps it (`ClockKeeper`): when it runs
+out, the server calls the last turn itself (rules/tournament: `last_turn` is anyone's once time is
+up), whether or not any screen is open; its commits then reach the screens as any other."""
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -27,10 +29,11 @@ from collections.abc import Callable, Hashable
 from flask import Response, current_app, request, stream_with_context
 
 from ..live import Full, turned_away
-from ..rules.errors import GameError
-from ..rules.tournament import EventActor, EventState
+from ..rules.tournament import EventState
 from ..rules.tournament.state import MAX_EVENT_PLAYERS
 from ..store import notifier, release, tournaments
+
+log = logging.getLogger(__name__)
 
 # Seconds a screen's part waits after a write before it shows a table's change again.
 TABLES_SETTLE = 1.0
@@ -61,8 +64,94 @@ class Tables:
             self.events.update({game: tournaments.live_key(code) for game in games})
 
 
+class ClockKeeper:
+    """One thread of each server process that calls the last turn of every round whose time runs
+    out, at its deadline (store.tournaments.round_deadlines): with no screen open, and after a
+    restart. It runs only while some round's clock runs: started when the app starts to serve with
+    one running, and whenever a tournament changes (a round started or resumed here, or heard of from
+    another process); it stops when no clock runs. Several processes' keepers call it at once:
+    the first is recorded, the rest refused (store/tournaments.py, `call_time`); an action on a
+    table after the deadline calls it too (store/actions.py), so a late keeper changes nothing."""
+
+    def __init__(self, app, changes):
+        self.app, self.changes = app, changes
+        self.wake = threading.Event()
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        changes.listeners.append(self.heard)
+
+    def heard(self, code: str | None, version: int) -> None:
+        """A publication: a tournament's (code None: anything may have changed unheard) may have
+        moved its clock. Once the notifier is closed (the server stops), the keeper's look under way
+        is waited for: no query outlives the app's connections."""
+        if self.changes.closed:
+            self.wake.set()
+            thread = self.thread
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(KEEPER_STOP)
+        elif code is None or code.startswith(tournaments.live_key("")):
+            self.start()
+
+    def start(self) -> None:
+        """Look at the deadlines again now, from the keeper's thread (started if it is not running)."""
+        with self.lock:
+            self.wake.set()
+            if self.thread is None and not self.changes.closed:
+                self.thread = threading.Thread(target=self._run, name="banker-round-clock", daemon=True)
+                self.thread.start()
+
+    def _run(self) -> None:
+        while not self.changes.closed:
+            self.wake.clear()
+            try:
+                with self.app.app_context():
+                    following = self.call_due()
+            except Exception:  # the database away a moment: looked at again later, never given up
+                log.exception("the round clock keeper could not look at the deadlines")
+                following = time.time() + KEEPER_RETRY
+            with self.lock:
+                if following is None and not self.wake.is_set():
+                    self.thread = None
+                    return
+            if following is not None:
+                # Just past the deadline: the store's clock counts whole seconds.
+                self.wake.wait(min(KEEPER_RECHECK, max(0.0, following - time.time() + 0.05)))
+
+    @staticmethod
+    def call_due() -> int | None:
+        """Call the last turn of each round whose time is up; the next deadline (None: no clock runs)."""
+        now = tournaments.now()
+        later = []
+        for code, ends_at in tournaments.round_deadlines().items():
+            if ends_at <= now:
+                tournaments.call_time(code, now)
+            else:
+                later.append(ends_at)
+        return min(later, default=None)
+
+
+# The keeper looks at the deadlines again at least this often (seconds), whatever it heard: a clock
+# another process moved unheard (it listens only while following a page) is found by then; and this
+# long after the database did not answer.
+KEEPER_RECHECK = 60.0
+KEEPER_RETRY = 5.0
+KEEPER_STOP = 5.0  # at most this long for its look under way, when the server stops
+
+
 def init_app(app) -> None:
-    app.extensions["banker.tournament_tables"] = Tables(app.extensions["banker.notifier"])
+    """The tables' listener and the round clock keeper (it runs only once told to: `keep_time`)."""
+    changes = app.extensions["banker.notifier"]
+    app.extensions["banker.tournament_tables"] = Tables(changes)
+    app.extensions["banker.round_clock"] = ClockKeeper(app, changes)
+
+
+def keep_time(app) -> None:
+    """The app starts to serve: its round clock keeper starts at once when a round's clock runs in
+    the database (after a restart, nobody else may be there to call its last turn). One query."""
+    with app.app_context():  # (its session let go as the context ends: banker.create_app)
+        running = tournaments.round_deadlines()
+    if running:
+        app.extensions["banker.round_clock"].start()
 
 
 def watch_tables(code: str, games) -> None:
@@ -104,14 +193,10 @@ def follow(code: str, version: int, depends: Callable[[EventState, int], Hashabl
         while not changes.closed:
             if shown is not None:
                 yield ": ping\n\n"
-            woke = changes.wait(tournaments.live_key(code), seen, _timeout(state, heartbeat))
+            woke = changes.wait(tournaments.live_key(code), seen, heartbeat)
             if changes.closed:
                 return
             if woke is None:
-                if _call_last_turn(current_app._get_current_object(), code, state):
-                    state, seen = _read(code)  # called here or elsewhere: the round as it is now
-                    if state is None:
-                        return
                 continue
             if woke > seen or shown is None:
                 state, seen = _read(code)
@@ -149,34 +234,3 @@ def _read(code: str) -> tuple[EventState | None, int]:
 
 def _games(state: EventState | None) -> list[str]:
     return [t.game for t in state.round.tables if t.game] if state and state.round else []
-
-
-def _timeout(state: EventState, heartbeat: float) -> float:
-    """How long to wait for news: the heartbeat, or less when the round's time runs out sooner."""
-    clock = state.clock
-    if clock.ends_at is None or clock.last_turn:
-        return heartbeat
-    return max(0.5, min(heartbeat, clock.ends_at - tournaments.now() + 0.5))
-
-
-def _call_last_turn(app, code: str, state: EventState) -> bool:
-    """The round's time is up and nobody called the last turn yet: call it (as anyone may then),
-    on a thread of its own: the commits it makes are announced as a background task's are, not
-    after a request's answer (this one's is this stream, which never ends)."""
-    clock = state.clock
-    if clock.ends_at is None or clock.last_turn or tournaments.now() < clock.ends_at:
-        return False
-
-    def call():
-        with app.app_context():
-            try:
-                tournaments.act(code, {"type": "last_turn"}, EventActor())
-            except GameError:
-                pass  # another screen called it first, or an undo took the round back
-            finally:
-                release()
-
-    caller = threading.Thread(target=call, name="banker-last-turn", daemon=True)
-    caller.start()
-    caller.join()
-    return True

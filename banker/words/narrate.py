@@ -248,6 +248,8 @@ STORIES = {
     "claim_offered": lambda p, e: _("{player} may take {from}'s deeds for the jail fine.").format(**p),
     "deeds_claimed": lambda p, e: _("{player} takes {from}'s deeds.").format(**p),
     "claim_declined": lambda p, e: _("{player} leaves {from}'s deeds to the bank's auction.").format(**p),
+    "round_clock": lambda p, e: (_("The round's clock is paused.") if e["paused_left"] is not None
+                                 else _("The round's clock is running.")),
     "last_turn": lambda p, e: _("Last turn: the game ends once everyone has had as many turns as the first player."),
     "ended": lambda p, e: _("The game is over: {winner} wins!").format(**p),
     "turn_ended": lambda p, e: _("{player} ended the turn.").format(**p),

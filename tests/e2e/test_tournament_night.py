@@ -1,8 +1,9 @@
 """Issue 36 in a real browser: an organiser runs a one-round tournament night of two tables. Two
 phones register by the event's QR address and wait, the event TV shows the registration and then
 the seating, the organiser seats and starts the round, each phone becomes its table's phone with no
-second join, each table's host screen opens from the event screen with the round's clock, and the
-tables' ends reach the standings and the results. Every screen at 360 px (phones) or 1366×768
+second join, each table's host screen opens from the event screen with the round's clock, which the
+organiser pauses on every table's screens, the tables' ends reach the standings, ties are rolled off
+on the organiser's screen, a phone goes back from its table to its tournament page, and the results. Every screen at 360 px (phones) or 1366×768
 (laptops), checked by axe, with screenshots in test-artifacts/."""
 
 import re
@@ -10,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LIVE, PHONE, check_accessible, check_phone_layout
+from .conftest import LIVE, NARROW, PHONE, check_accessible, check_phone_layout, text_at_200_percent
 
 pytestmark = pytest.mark.e2e
 
@@ -93,6 +94,19 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
         expect(phone.locator(".time-limit")).to_contain_text("Time left")
     assert {phone.url.rsplit("/", 1)[1] for phone in phones} == set(games)
     check_accessible(phones[1], "a table's phone in a tournament")
+    # The organiser pauses the round's clock: every table's host screen and phone shows it paused, live.
+    organiser.bring_to_front()
+    organiser.get_by_role("button", name="Pause the clock").click()
+    host_table = next(host for host in hosts if host.url == phones[0].url.replace("/p/", "/t/"))
+    for screen in (host_table, phones[0]):
+        expect(screen.locator(".time-limit")).to_contain_text(re.compile(r"Clock paused: \d+:\d\d left"), timeout=LIVE)
+    check_phone_layout(phones[0], "a table's phone, the round's clock paused")
+    phones[0].set_viewport_size({"width": NARROW, "height": 800})
+    phones[0].screenshot(path=artifacts / "tournament-phone-clock-paused-360.png")
+    host_table.screenshot(path=artifacts / "tournament-host-clock-paused-1366x768.png")
+    organiser.get_by_role("button", name="Resume the clock").click()
+    for screen in (host_table, phones[0]):
+        expect(screen.locator(".time-limit")).to_contain_text("Time left", timeout=LIVE)
 
     # The first table's banker pays its first seat, and both tables end: the standings follow live.
     organiser.bring_to_front()
@@ -103,6 +117,22 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
     expect(organiser.get_by_text("The tournament is over.")).to_be_visible(timeout=LIVE)
     tv.screenshot(path=artifacts / "tournament-tv-final.png")
     check_accessible(tv, "event TV, the end")
+    # Both tables' first seats are level on everything, and so are the six others: the organiser
+    # records the first roll-off (the winner first, as the choices stand) and its group is gone.
+    expect(organiser.locator(".roll-off")).to_have_count(2)
+    check_accessible(organiser, "event screen, ties to roll off")
+    organiser.screenshot(path=artifacts / "tournament-roll-off-1366x768.png", full_page=True)
+    organiser.locator(".roll-off").first.get_by_role("button", name="Record the roll-off").click()
+    expect(organiser.locator(".roll-off")).to_have_count(1)
+    # From a table's phone, the way back to its player's tournament page, with their points.
+    phones[0].bring_to_front()
+    text_at_200_percent(phones[0])
+    check_phone_layout(phones[0], "a table's phone at its end, at 200% text")
+    phones[0].get_by_role("link", name="My tournament: points and next seating").tap()
+    expect(phones[0]).to_have_url(re.compile(rf"/e/{code}/me\?stay=1$"))
+    check_phone_layout(phones[0], "back to the tournament from a table")
+    phones[0].screenshot(path=artifacts / "tournament-phone-back-to-event.png")
+    organiser.bring_to_front()
 
     organiser.get_by_role("link", name="Results").click()
     expect(organiser.locator(".event-results tbody tr")).to_have_count(8)

@@ -133,6 +133,7 @@ SITUATIONS = {
     "claim_deeds": (bob_bankrupt_over_the_fine, {"choice": "take"}),
     "receive_deeds": (bob_bankrupt_to_ann, {"lift": [3]}),
     "last_turn": (started, {}),
+    "round_clock": (started, {"paused_left": 600}),
     "end_game": (started, {}),
 }
 SEAT_ACTIONS = [name for name, cls in ACTIONS.items() if cls.who is Who.SEAT]

@@ -5,7 +5,7 @@ import pytest
 
 from banker.rules import ActionError
 from banker.rules.tournament import Result, Scoring, score, seat_results
-from banker.rules.tournament.scoring import standings
+from banker.rules.tournament.scoring import standings, ties
 
 from . import ANN, BANKER, BOB, CY, Logged
 
@@ -118,3 +118,9 @@ def test_then_on_the_roll_off_the_organiser_recorded():
     ranked = standings([1, 2], level, roll_offs=[[2, 1]])
     assert [s.player for s in ranked] == [2, 1] and [s.rank for s in ranked] == [1, 2]
     assert [s.player for s in standings([1, 2], level, roll_offs=[[2, 1], [1, 2]])] == [1, 2]  # the newest
+
+
+def test_a_roll_off_is_wanted_only_between_players_who_played_and_are_level_on_everything():
+    level = rows((1, 4, 3000, 1), (2, 4, 3000, 1), (3, 2, 2000, 2), (4, 2, 2000, 2), (5, 1, 900, 3))
+    assert ties(standings([1, 2, 3, 4, 5, 6], level)) == [[1, 2], [3, 4]]  # 6 has not played: no tie with anyone
+    assert ties(standings([1, 2, 3, 4, 5, 6], level, roll_offs=[[2, 1]])) == [[3, 4]]

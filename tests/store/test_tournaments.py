@@ -61,13 +61,20 @@ def test_the_log_undo_and_replay_of_an_evening(app):
     with pytest.raises(GameError):  # what the store recorded of its games is not undone
         tournaments.act(code, {"type": "undo"}, ORGANISER)
 
-    tournaments.act(code, {"type": "start_round"}, ORGANISER, at=1_000)
+    # Real times (the server's clock keeper calls the last turn of a round whose time is up), later on.
+    now = tournaments.now()
+    tournaments.act(code, {"type": "start_round"}, ORGANISER, at=now)
     assert store.load_state(store.find_game(table.game)).status == "playing"
-    tournaments.act(code, {"type": "pause_clock"}, ORGANISER, at=1_600)
-    tournaments.act(code, {"type": "resume_clock"}, ORGANISER, at=2_000)
-    assert tournaments.load(fresh(code)).clock.ends_at == 2_000 + 3_000
+    tournaments.act(code, {"type": "pause_clock"}, ORGANISER, at=now + 600)
+    tournaments.act(code, {"type": "resume_clock"}, ORGANISER, at=now + 1_000)
+    assert tournaments.load(fresh(code)).clock.ends_at == now + 1_000 + 3_000
     tournaments.act(code, {"type": "undo"}, ORGANISER)
     assert tournaments.load(fresh(code)).clock.paused_remaining == 3_000
+    # Each table's game was told the clock each time: its own screens show it paused, as it is now.
+    told = [a for _, a in store.live_log(store.find_game(table.game).id) if a["type"] == "round_clock"]
+    assert told == [{"type": "round_clock", "ends_at": now + 3_600}, {"type": "round_clock", "paused_left": 3_000},
+                    {"type": "round_clock", "ends_at": now + 4_000}, {"type": "round_clock", "paused_left": 3_000}]
+    assert store.load_state(store.find_game(table.game)).round_paused_left == 3_000
 
     # The table's game ends (the organiser ends it as its banker): the table is scored, by the hook.
     store.act(table.game, {"type": "bank_pay", "player": 2, "amount": 100, "memo": "prize"}, organiser_token)

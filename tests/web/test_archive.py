@@ -7,7 +7,10 @@ import csv
 import http.client
 import io
 import json
+import os
+import pickle
 import random
+import subprocess
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -16,13 +19,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select, text
 
-from banker import models, store
+from banker import game_file, models, store
 from banker.models import db
 from banker.rules import Actor, GameError
 from banker.rules.cards import printing_decks
 from banker.rules.view import state_json
 from banker.store import undo
-from banker.store.archive import Replay
+from banker.game_file import Replay
 from banker.web import books, imports
 
 from ..apps import close, make_app
@@ -194,7 +197,10 @@ def test_a_large_file_is_replayed_in_a_process_of_its_own_and_comes_back_refused
                                                                                          monkeypatch):
     """Every file replayed apart (APART 0), and none in this process (a replay here fails the test):
     a refusal comes back whole (the rules' error inside it, told in the reader's language from the
-    game's state), and a file that replays is written here as the same game."""
+    game's state), and a file that replays is written here as the same game. That process loads the
+    rules, not the app: the very command the server starts (imports.replaying), with Python telling
+    each module it imports (PYTHONPROFILEIMPORTTIME), replays the file without Flask, its parts,
+    SQLAlchemy or the store (they were 58 MB of each such process; docs/benchmarks.md)."""
     monkeypatch.setattr(imports, "APART", 0)
     monkeypatch.setattr(Replay, "event", lambda *_: pytest.fail("replayed in the server's process"))
     before = games_count(app)
@@ -207,11 +213,19 @@ def test_a_large_file_is_replayed_in_a_process_of_its_own_and_comes_back_refused
     assert response.status_code == 201
     copy = Game(client, response.get_json()["code"], response.get_json()["banker_token"])
     assert exported(copy)["events"] == archive["events"]
+    ran = subprocess.run(imports.replaying(undo.CHECKPOINT_EVERY), input=json.dumps(archive).encode(),
+                         capture_output=True, env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
+    assert ran.returncode == 0, ran.stderr.decode()[-2000:]
+    replay = pickle.loads(ran.stdout)
+    assert isinstance(replay, Replay) and len(replay.rows) == len(archive["events"])
+    loaded = {line.rsplit("|", 1)[1].strip() for line in ran.stderr.decode().splitlines()
+              if line.startswith("import time:") and line.count("|") == 2}
+    assert {"banker", "banker.rules", "banker.game_file", "json"} <= loaded
+    assert sorted(name for name in loaded if name.startswith(("flask", "werkzeug", "jinja2", "sqlalchemy",
+                                                               "banker.store", "banker.models"))) == []
 
 
 def test_a_file_cut_short_at_any_byte_is_told_apart_from_junk(app, client):
-    from banker.store import archive
-
     game = new_game(client)
     game.ok(1, type="roll", dice=[1, 2])
     game.ok(1, type="buy")
@@ -219,19 +233,18 @@ def test_a_file_cut_short_at_any_byte_is_told_apart_from_junk(app, client):
     game.ok("banker", type="bank_pay", player=2, amount=5, memo='a "quote" and a \\')
     whole = game.client.get(f"/api/games/{game.code}/export", headers=bearer(game.banker)).get_data()
     assert "café, 日本".encode() in whole and json.loads(whole)["events"][-1]["effects"]
-    with app.app_context():
-        said = set()
-        for end in range(len(whole.rstrip())):  # the copy stopped at byte `end`: ends in a word, a string, a character…
-            with pytest.raises(archive.BadArchive) as refused:
-                archive.read(whole[:end])
-            said.add(refused.value.code)
-        assert said == {"archive_cut_short"}
-        for junk in (b"\x89PNG\r\n\x1a\n\x00", b"<!doctype html><p>game</p>", b"Time,From,To\n1,2,3",
-                     whole.replace(b"\n", b"\n#", 1), "{\"memo\": \"café\"}".encode("latin-1"), whole + b"}",
-                     b'{"a": 1.x}', b'{"a": tx}', b'"\\u00zz"', b"[" * 100_000):
-            with pytest.raises(archive.BadArchive) as refused:
-                archive.read(junk)
-            assert refused.value.code == "not_an_archive", junk[:40]
+    said = set()
+    for end in range(len(whole.rstrip())):  # the copy stopped at byte `end`: ends in a word, a string, a character…
+        with pytest.raises(game_file.BadArchive) as refused:
+            game_file.read(whole[:end])
+        said.add(refused.value.code)
+    assert said == {"archive_cut_short"}
+    for junk in (b"\x89PNG\r\n\x1a\n\x00", b"<!doctype html><p>game</p>", b"Time,From,To\n1,2,3",
+                 whole.replace(b"\n", b"\n#", 1), "{\"memo\": \"café\"}".encode("latin-1"), whole + b"}",
+                 b'{"a": 1.x}', b'{"a": tx}', b'"\\u00zz"', b"[" * 100_000):
+        with pytest.raises(game_file.BadArchive) as refused:
+            game_file.read(junk)
+        assert refused.value.code == "not_an_archive", junk[:40]
     # Told so by the API (400) and on the home page, and nothing is made.
     before = games_count(app)
     response = imported(client, whole[: len(whole) * 2 // 3])

@@ -77,6 +77,18 @@ def test_an_evening_through_the_pages(app):
     assert "End the game" in host  # the organiser's browser is each table's banker
     assert "Time left:" in host and "data-deadline" in host  # the round's clock, on the host and the phones
     assert "data-deadline" in phones[first - 1].get(f"/p/{game}").get_data(as_text=True)
+    # Paused by the organiser, the round's clock is paused at every table too: host screen and phones.
+    assert post(organiser, event, event, type="pause_clock").status_code == 303
+    for screen in (organiser.get(f"/t/{game}"), phones[first - 1].get(f"/p/{game}")):
+        html = screen.get_data(as_text=True)
+        assert re.search(r"Clock paused: (60:00|59:\d\d) left", html) and "data-deadline" not in html
+    assert post(organiser, event, event, type="resume_clock").status_code == 303
+    assert "data-deadline" in organiser.get(f"/t/{game}").get_data(as_text=True)
+    # The way back to the event from a table: a phone to its player's page, the organiser's host
+    # screen to the organiser's, a table's own laptop to the standings.
+    assert f'href="/e/{code}/me?stay=1"' in phones[first - 1].get(f"/p/{game}").get_data(as_text=True)
+    assert f'href="/e/{code}"' in organiser.get(f"/t/{game}").get_data(as_text=True)
+    assert f'href="/e/{code}/results"' in app.test_client().get(f"/t/{game}").get_data(as_text=True)
     for table in state.round.tables:
         assert post(organiser, f"/t/{table.game}/act", f"/t/{table.game}", type="end_game").status_code in (200, 303)
     over = organiser.get(event).get_data(as_text=True)
@@ -99,3 +111,14 @@ def test_an_evening_through_the_pages(app):
     french = app.test_client().get(f"/e/{code}/results.csv", headers={"Accept-Language": "fr"})
     assert french.get_data(as_text=True).splitlines()[0] != csv[0]
     assert len(app.test_client().get(f"/e/{code}/results.json").json["rounds"][0]["tables"]) == 1
+
+    # The four players still level on points, net worth and best place: a roll-off, the winner first.
+    tied = [p for p in state.round.tables[0].seats if p != first]
+    over = organiser.get(event).get_data(as_text=True)
+    assert over.count('name="players"') == 4 and "Record the roll-off" in over
+    assert post(organiser, event, event, type="roll_off", players=[str(tied[0])] * 4).status_code == 303
+    assert "different players" in organiser.get(event).get_data(as_text=True)
+    assert post(organiser, event, event, type="roll_off", players=[str(p) for p in reversed(tied)]).status_code == 303
+    ranks = {s["player"]: s["rank"] for s in app.test_client().get(f"/e/{code}/results.json").json["standings"]}
+    assert [ranks[p] for p in reversed(tied)] == [2, 3, 4, 5]
+    assert "Record the roll-off" not in organiser.get(event).get_data(as_text=True)

@@ -178,3 +178,13 @@ def tied(standings: Sequence[Standing], players: Sequence[int]) -> bool:
     """Whether these players are level on points, net worth and best place (a roll-off's case)."""
     lines = [s for s in standings if s.player in players]
     return len(lines) == len(players) and len({(s.points, s.net_worth, s.best_place) for s in lines}) == 1
+
+
+def ties(standings: Sequence[Standing]) -> list[list[int]]:
+    """The groups of players who have played and are level on points, net worth and best place (no
+    roll-off separated them yet): only a roll-off the organiser records orders each. Standing order."""
+    groups: dict[int, list[int]] = {}
+    for line in standings:
+        if line.best_place is not None:
+            groups.setdefault(line.rank, []).append(line.player)
+    return [group for group in groups.values() if len(group) > 1]
