@@ -1,7 +1,7 @@
 """Tabletop Banker: the Bank and the deed box for a property-trading board game at a real table.
 
 Importing the package imports nothing of Flask's: the rules and the game file (game_file.py) load
-without it, as in the process that replays a large import (web/imports.py)."""
+without it, as in the process that replays a large import (web/files/imports.py)."""
 
 import os
 import secrets
@@ -116,7 +116,7 @@ def configured(test_config: dict | None = None, instance_path: str | None = None
         WTF_CSRF_TIME_LIMIT=None,
         BABEL_DEFAULT_LOCALE="en",
         METRICS=False,  # /metrics (banker/metrics.py): off, and when on only for this machine
-        ACCESS_LOG=True,  # a line per request on the `banker.access` logger (web/operations.py)
+        ACCESS_LOG=True,  # a line per request on the `banker.access` logger (web/serving/operations.py)
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -23,8 +23,9 @@ from . import configured, create_app, door, purge, qr
 from .lan import local_only, server_url
 from .models import db
 from .rules.errors import N_
-from .web import HTMX_CDN_HOST, babel, operations
-from .web.tournament_live import keep_time
+from .web import HTMX_CDN_HOST, babel
+from .web.serving import operations
+from .web.pages.tournament_live import keep_time
 from .words.languages import LANGUAGES, LOCALES
 
 
@@ -46,7 +47,7 @@ def body_limit(app) -> int:
     return 2 * (app.config["IMPORT_MAX_BYTES"] + app.config["MAX_CONTENT_LENGTH"])
 
 
-# `banker`'s access log, in the instance folder (web/operations.py): the terminal keeps its banner.
+# `banker`'s access log, in the instance folder (web/serving/operations.py): the terminal keeps its banner.
 ACCESS_LOG_FILE = "access.log"
 
 # What waitress keeps of one connection's answer before it starts a new buffer and lets the sent

@@ -11,7 +11,7 @@ none may be later than this computer's clock (past CLOCK_SLACK, for two laptops'
 disagree a little).
 
 This module needs only the rules and the standard library, not the app: a large file is replayed in
-a process of its own (web/imports.py runs `replay_apart` there), which then loads neither Flask nor
+a process of its own (web/files/imports.py runs `replay_apart` there), which then loads neither Flask nor
 SQLAlchemy (tests/web/test_archive.py counts its modules)."""
 
 import json
@@ -175,7 +175,7 @@ def replay_file(raw: bytes | None, every: int) -> "Replay":
 
 
 def replay_apart(source: BinaryIO, sink: BinaryIO, every: int) -> None:
-    """replay_file in a process of its own (web/imports.py starts it): the file's bytes from
+    """replay_file in a process of its own (web/files/imports.py starts it): the file's bytes from
     `source`, and to `sink` the Replay, or the refusal, pickled for the server to save or raise."""
     try:
         # The file's bytes are let go once read (replay_file would keep them to the end: 8 MB more

@@ -61,7 +61,7 @@ def post_worker_init(worker) -> None:
     as each `banker` process does: the first to call a round's last turn is recorded, the rest refused)."""
     from flask import Flask
 
-    from banker.web.tournament_live import keep_time
+    from banker.web.pages.tournament_live import keep_time
 
     if isinstance(worker.wsgi, Flask):  # not gunicorn's stand-in for an app that failed to load (--reload)
         keep_time(worker.wsgi)

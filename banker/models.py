@@ -60,7 +60,7 @@ class Seat(db.Model):
 
 class Badge(db.Model):
     """What a browser holds in a game: the banker's tools or a seat. The browser's cookie keeps one
-    random key for all its games; only the key's hash is kept here (see web/seats.py)."""
+    random key for all its games; only the key's hash is kept here (see web/answers/seats.py)."""
 
     __tablename__ = "badges"
     __table_args__ = (UniqueConstraint("browser_hash", "game_id", "role"),)

@@ -1,7 +1,7 @@
 """Benchmark, against a real `banker`: twenty game files of 7.9 MB imported at once, all refused, and
 what they cost the server: its memory (RSS) before, at the worst and after, the imported games'
 rows, and how long another table's host screen takes to load meanwhile. The server replays a large
-file in a process of its own (web/imports.py): their memory is counted beside the server's.
+file in a process of its own (web/files/imports.py): their memory is counted beside the server's.
 
 The file is a long evening (about 30,000 events: eight players playing by themselves, bot.py, the
 banker undoing an entry every 100 events) whose last event is edited to give other effects, so that

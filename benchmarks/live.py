@@ -273,7 +273,7 @@ def session_cookie(database: str, secret_key: str, role: str, code: str, player:
     `player`'s (role "seat") in game `code`, as creating the game on the home page or joining it
     leaves it. The benchmark's tables are made through the API, which gives no browser a badge (a
     browser's cookie keeps only its random key; what it holds in each game is kept on the server,
-    see banker/web/seats.py): so the benchmark does what a join does, straight in the server's
+    see banker/web/answers/seats.py): so the benchmark does what a join does, straight in the server's
     database (`database`, an SQLAlchemy URL): a new browser key, the badge under the key's hash,
     and a cookie keeping the key, signed as Flask signs it, with the server's secret key."""
     from flask import Flask

@@ -20,7 +20,7 @@ from live_and_actions import a_table, an_app, play
 
 from banker import store
 from banker.drawings.chart import _replay
-from banker.web.story import count
+from banker.screens.story import count
 
 
 def median_ms(fn, rounds: int, before=lambda: None) -> float:

@@ -8,7 +8,7 @@ function freshNonce() {
 }
 
 // A payment's first tap over half the cash is not applied: its answer is the question, put right after
-// the form itself (HX-Retarget: this, web/second_tap.py), which keeps what was typed, and its box.
+// the form itself (HX-Retarget: this, web/answers/second_tap.py), which keeps what was typed, and its box.
 const askedAgain = (event) => event.detail.target === event.detail.elt;
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt.closest && event.detail.elt.closest("form");
@@ -244,7 +244,7 @@ setInterval(() => {
 // the seat's cash is allowed (it becomes a debt), but a typo should not ruin the evening: the host's
 // Charge button holds a question in data-over-cash, asked here, before htmx sends it, when the amount
 // typed is above the chosen seat's cash as the balances show it. (A payment over half the payer's
-// cash is asked by the server, naming payee and amount: web/second_tap.py.)
+// cash is asked by the server, naming payee and amount: web/answers/second_tap.py.)
 document.addEventListener("htmx:confirm", (event) => {
   const form = event.detail.elt;
   const overCash = event.detail.triggeringEvent?.submitter?.dataset.overCash;

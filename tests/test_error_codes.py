@@ -6,7 +6,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from banker.rules.errors import ActionError, NotAllowed, RuleError
-from banker.web.respond import status
+from banker.web.answers.respond import status
 
 SOURCE = Path(__file__).resolve().parents[1] / "banker"
 REFUSALS = {cls.__name__: status(cls("code", "")) for cls in (ActionError, RuleError, NotAllowed)}

@@ -108,7 +108,7 @@ def every_import() -> dict[str, list[str]]:
 def test_every_import_in_banker_follows_the_direction():
     modules = every_import()
     assert {"banker.rules.game", "banker.store.actions", "banker.screens.host", "banker.live.renderer",
-            "banker.web.api"} <= modules.keys()
+            "banker.web.pages.api"} <= modules.keys()
     assert [wrong for module, names in modules.items() for wrong in against_the_direction(module, names)] == []
 
 
@@ -122,7 +122,7 @@ def test_every_import_in_banker_follows_the_direction():
     ("banker.screens.host", "from ..web import respond", False),  # screens below web
     ("banker.screens.parts", "from ..live import Gone", False),  # and below live
     ("banker.words.narrate", "from ..screens import history", False),  # words below screens
-    ("banker.web.tv", "from ..screens.tv import TvScreen", False),  # inside the screens' package
+    ("banker.web.pages.tv", "from ...screens.tv import TvScreen", False),  # inside the screens' package
     ("banker.web.ledger", "from ..models import Event, db", False),
     ("banker.web.ledger", "from banker.store import memory", False),
     ("banker.web", "from ..live import slots", True),  # live's module, not its package's name
@@ -134,10 +134,10 @@ def test_an_import_against_the_direction_is_caught(module, source, package):
 
 @pytest.mark.parametrize("module, source, package", [
     ("banker.live.stream", "from ..store import in_one_line, release", False),
-    ("banker.web.api", "from .. import store\nfrom ..store import archive\nfrom ..live import Gone", False),
-    ("banker.web.seats", "from ..live import stream", False),  # the package's function, not its module
+    ("banker.web.pages.api", "from ... import store\nfrom ...store import archive\nfrom ...live import Gone", False),
+    ("banker.web.answers.seats", "from ...live import stream", False),  # the package's function, not its module
     ("banker.live.renderer", "from .. import screens", False),
-    ("banker.web.tv", "from ..screens import Kind, TvScreen\nfrom ..words.names import square_name", False),
+    ("banker.web.pages.tv", "from ...screens import Kind, TvScreen\nfrom ...words.names import square_name", False),
     ("banker.screens.history", "from ..words.narrate import summary\nfrom ..lru import LruCache", False),
     ("banker.store.actions", "from .news import announce\nfrom ..rules import apply", False),
     ("banker", "from . import live, store, web\nfrom .models import db", True),

@@ -9,7 +9,7 @@ import jinja2
 from flask import Flask, g
 from flask_babel import Babel, force_locale, get_locale
 
-from banker.web import templating
+from banker.web.serving import templating
 from banker.words import languages
 
 

@@ -1,7 +1,7 @@
 """Why an action cannot be applied: malformed input, an illegal move now, or the wrong person.
 
 Each kind of refusal carries a stable `code` and its words; how a client is answered (an HTTP
-status, a page's message) is the web layer's (web/respond.py)."""
+status, a page's message) is the web layer's (web/answers/respond.py)."""
 
 
 def N_(message: str) -> str:
@@ -28,7 +28,7 @@ class GameError(ValueError):
 
     def __reduce__(self):
         # Pickled as made, not from the sentence Exception keeps: a refusal comes back to the server
-        # from the process that replayed a game file (web/imports.py).
+        # from the process that replayed a game file (web/files/imports.py).
         return _made, (type(self), self.code, self.message, self.params)
 
 

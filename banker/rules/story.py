@@ -2,7 +2,7 @@
 rent earned by deed and group and what each deed returned, who paid whom, where the tokens landed,
 the big moments on the net-worth chart, and the evening's records.
 
-A fold over effects, as networth.WorthTally is one over states: the story page (web/story.py)
+A fold over effects, as networth.WorthTally is one over states: the story page (screens/story.py)
 words these numbers in the reader's language and places them on its pictures.
 """
 

@@ -162,7 +162,7 @@ class Screen:
             held = holder(state, c["id"])  # a card in a hand is not drawn: nothing to tell
             told = None if held else card_outcome(state, drawer, name, c["id"])
             does = told and card_effects.outcome(state, told)
-            # A phone that counts it itself is not told the sum of a repairs card (web/counting.py).
+            # A phone that counts it itself is not told the sum of a repairs card (web/pages/counting.py).
             asks = (told and told.amount and c["effect"]["kind"] == "repairs"
                     and card_effects.outcome(state, told, total=False))
             groups[CARD_GROUPS[c["effect"]["kind"]]].append(

@@ -1,6 +1,6 @@
 """A game taken away and brought back: its archive (the settings and every event of its log, in
 order, with the effects and times the store kept) read out page by page, and a game file, read and
-replayed through the rules (banker/game_file.py: web/imports.py runs it, here or in a process of its
+replayed through the rules (banker/game_file.py: web/files/imports.py runs it, here or in a process of its
 own), written as a new game on another laptop, which then goes on from there.
 
 Nothing is written until every event of the file has replayed (`save` takes the finished replay),

@@ -15,7 +15,7 @@ ordinary action of its own, so the log stays the truth:
   table's result to the tournament (`table_result`).
 
 The last turn is called at the round's time by the server itself, whether or not a screen is open:
-by each process's clock keeper (web/tournament_live.py) at the deadlines `round_deadlines` gives,
+by each process's clock keeper (web/pages/tournament_live.py) at the deadlines `round_deadlines` gives,
 and by the first action on a table after the deadline (`time_up`, from store/actions.py). Several
 processes may call it at once: the rules take the first and refuse the rest (`last_turn_called`),
 so each table is told once.

@@ -17,7 +17,7 @@ from .news import announce, notifier
 # A view key is typed on a TV's remote, so it is short and read aloud easily: 8 characters of the
 # game codes' alphabet (no 0/O or 1/I look-alikes), in either case: 40 bits. Enough for a page
 # that only shows the game: a guess needs the game's code as well, a wrong key is one of the 30
-# unknown codes a minute (300 a day) an address may try (web/limits.py): one address would need
+# unknown codes a minute (300 a day) an address may try (web/serving/limits.py): one address would need
 # millions of years to find it; and it lives only until the banker makes a new one. Keys made before
 # (43 characters of token_urlsafe) keep working: they are never 8 characters long, so they are
 # compared as they are.

@@ -13,8 +13,10 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
-from . import (api, assets, counting, fragments, headers, home, imports, join, limits, operations, player,
-               rulebook, table, templating, tournament, tournament_api, tournament_live, tv)
+from .pages import api, counting, home, join, player, table, tournament, tournament_api, tournament_live, tv
+from .serving import assets, fragments, headers, limits, operations, templating
+from .files import imports
+from ..words import rulebook
 from .. import metrics
 from ..words import amounts, card_effects, languages
 from ..rules.lobby import tied_with
@@ -23,7 +25,7 @@ from ..store import CODE_ALPHABET, CODE_LENGTH, database_url, disk_full, in_one_
 from ..words.names import square_choices, square_name, square_names
 from ..words.labels import GROUP_NAMES, TOKEN_NAMES
 from ..words.narrate import buildings, listed
-from .respond import error, for_api, from_htmx
+from .answers.respond import error, for_api, from_htmx
 
 csrf = CSRFProtect()
 babel = Babel()

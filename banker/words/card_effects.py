@@ -24,7 +24,7 @@ def signed(state: GameState, value: int) -> str:
 def outcome(state: GameState, told: CardOutcome, total: bool = True) -> str:
     """A card's outcome for its drawer (outcomes.card_outcome) in words: where the token goes and
     the salary the rules pay on the way, what is paid or collected. Without `total`, repairs say
-    their rates alone (for a phone that counts the sum itself: web/counting.py)."""
+    their rates alone (for a phone that counts the sum itself: web/pages/counting.py)."""
     kind, effect = told.kind, told.effect
     if kind in ("collect", "pay"):
         return signed(state, told.amount)

@@ -298,7 +298,7 @@ def test_the_banker_offers_a_trade_for_a_seat_without_a_phone(contexts, server, 
 
 def test_a_phone_paying_more_than_half_its_cash_taps_twice(contexts):
     """A payment over half the payer's cash, or over all of it, is asked again in the page, under the
-    form, naming payee and amount (web/second_tap.py): "No" takes the question away, "Yes" pays;
+    form, naming payee and amount (web/answers/second_tap.py): "No" takes the question away, "Yes" pays;
     half or less pays at once; and "Pay someone" folds after each payment. No browser box."""
     host, _, (ann, _) = start_game(contexts, [("Ann", "Car"), ("Bob", "Dog")])
     boxes = []

@@ -1,6 +1,6 @@
 """Every refusal of tests/refusals.py, decided by the rules alone: the state its steps lead to
 refuses the action with an error of its kind (the API's status: 400 malformed, 403 not this actor's,
-409 illegal now, web/respond.STATUS) and a code, and is left as it was. (The sentence
+409 illegal now, web/answers/respond.STATUS) and a code, and is left as it was. (The sentence
 each refusal reads as, and a few of them through the API, are the web's: tests/web/test_bad_input.py.)"""
 
 import pytest

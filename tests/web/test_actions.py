@@ -7,7 +7,7 @@ from sqlalchemy import event
 
 from banker import store
 from banker.models import db
-from banker.web import respond
+from banker.web.answers import respond
 
 from .games import SCENARIOS, messages, ready, seat
 

@@ -26,7 +26,8 @@ from banker.rules.cards import printing_decks
 from banker.rules.view import state_json
 from banker.store import undo
 from banker.game_file import Replay
-from banker.web import books, imports
+from banker.web.files import books
+from banker.web.files import imports
 
 from ..apps import close, make_app
 from ..e2e.conftest import Server

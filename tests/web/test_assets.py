@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from banker.web import SCRIPTS
-from banker.web.assets import Versions
+from banker.web.serving.assets import Versions
 
 from .games import new_game, play
 

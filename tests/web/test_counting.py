@@ -1,4 +1,4 @@
-""""I count it myself" on a phone (web/counting.py): the phone asks for the rent, a tax, a card's
+""""I count it myself" on a phone (web/pages/counting.py): the phone asks for the rent, a tax, a card's
 sum and a price before they are paid; a right answer pays, a wrong one says how it is worked out
 and changes nothing, and the third wrong one tells the sum for one tap to pay. The setting is
 this phone's alone: the host screen is the same with it on and off.

@@ -1,4 +1,4 @@
-"""Rows rendered once (banker/web/fragments.py): a square of the board is rendered again only when
+"""Rows rendered once (banker/web/serving/fragments.py): a square of the board is rendered again only when
 what it shows changed, and in each reader's own language."""
 
 import re

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import event
 
 from banker.models import db
-from banker.web import api
+from banker.web.pages import api
 
 from .games import bearer, new_game
 

@@ -117,7 +117,7 @@ def test_a_french_phone_pays_an_amount_typed_the_french_way(phone, game):
     ann = phone(game, 1)
     ann.client.set_cookie("lang", "fr")
     assert page_form(ann.page(), "pay").get("amount") == ""  # the form the phone shows
-    # More than half her cash: sent as its second tap (web/second_tap.py), already sure.
+    # More than half her cash: sent as its second tap (web/answers/second_tap.py), already sure.
     response = ann.post({"type": "pay", "to": 2, "amount": "1 200", "sure": "1"}, htmx=True)
     assert response.status_code == 200
     assert game.cash() == {1: 300, 2: 2700}

@@ -127,7 +127,7 @@ def test_each_holder_in_a_game_each_game_and_each_browser_has_its_share():
 
 
 def test_a_tournament_has_a_share_as_wide_as_its_players_phones():
-    """A tournament's screens (web/tournament_live.py) count as a game's, but with a hundred
+    """A tournament's screens (web/pages/tournament_live.py) count as a game's, but with a hundred
     registered players its own share is their phones' and its hosts', not a game's 24."""
     slots = Slots(SHARES)
     for player in range(1, 41):  # forty phones between rounds, behind one router: more than a game's share

@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from banker.rules.actions import ACTIONS, UNDO
 from banker.rules.board import load_board
 from banker.rules.cards import printing_decks
-from banker.web.api import API_ONLY
+from banker.web.pages.api import API_ONLY
 
 from .games import SCENARIOS, new_game, on_board, page_forms, play, rejoin_address
 

@@ -10,7 +10,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from banker.models import db
-from banker.web.operations import logged_path
+from banker.web.serving.operations import logged_path
 
 from ..apps import close, make_app, sqlite_database
 from .conftest import badged

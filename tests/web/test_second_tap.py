@@ -1,5 +1,5 @@
 """A payment of more than half the payer's cash takes a second tap that names the payee and the
-amount (web/second_tap.py): on a phone and for a seat on the host, by htmx and as plain forms; half
+amount (web/answers/second_tap.py): on a phone and for a seat on the host, by htmx and as plain forms; half
 or less, the bank's own tools and the API are not asked."""
 
 import re

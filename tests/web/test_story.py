@@ -12,7 +12,7 @@ from sqlalchemy import event
 from banker import store
 from banker.models import db
 from banker.rules.board import load_board
-from banker.web.story import told_story
+from banker.screens.story import told_story
 
 from .games import new_game, play
 from .test_languages import translated
@@ -192,7 +192,7 @@ def test_the_flow_is_as_thick_as_the_money_and_the_heat_map_takes_expected_landi
     from collections import Counter
     from types import SimpleNamespace
 
-    from banker.web.story_drawings import flow, heat
+    from banker.drawings.pictures import flow, heat
 
     players = [SimpleNamespace(id=n, name=name, token=token) for n, name, token in
                ((1, "Ann", "hat"), (2, "Bob", "car"), (3, "Cy", "dog"))]
@@ -217,7 +217,7 @@ def test_the_flow_is_as_thick_as_the_money_and_the_heat_map_takes_expected_landi
 
 
 def test_a_squares_name_in_the_heat_map_takes_two_lines_where_one_is_too_wide():
-    from banker.web.story_drawings import NAME_ROOM, name_lines
+    from banker.drawings.pictures import NAME_ROOM, name_lines
 
     assert [(l.text, l.squeezed) for l in name_lines("GO")] == [("GO", None)]
     assert [l.text for l in name_lines("Bd de la Villette")] == ["Bd de la", "Villette"]  # most even
@@ -231,7 +231,7 @@ def test_a_deeds_name_too_wide_for_the_bars_at_twice_the_text_takes_more_lines_a
     """The bars' words are the reader's size: at 200% a name over about twenty letters left the
     drawing. It is broken after a space or a hyphen into lines that fit at twice the text, and the
     rows under it move down by as many lines; a short name keeps one line."""
-    from banker.web.story_drawings import LINE, ROW, bars, wrap
+    from banker.drawings.pictures import LINE, ROW, bars, wrap
 
     assert wrap("Compagnie de distribution d'électricité", 464, 40) == ("Compagnie de", "distribution", "d'électricité")
     assert wrap("Avenue des Champs-Élysées", 464, 40) == ("Avenue des Champs-", "Élysées")

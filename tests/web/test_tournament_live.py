@@ -1,4 +1,4 @@
-"""The tournament's screens live (web/tournament_live.py), their work counted, never timed: a
+"""The tournament's screens live (web/pages/tournament_live.py), their work counted, never timed: a
 table's change reaches the organiser's screen without a read of the database when it changes a
 table's turn or leader, and writes nothing when it does not; the event TV and a phone between
 rounds, whose parts depend on the tournament alone, hear nothing of a table's change; a tournament

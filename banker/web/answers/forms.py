@@ -2,9 +2,9 @@
 
 from werkzeug.datastructures import MultiDict
 
-from ..rules.errors import ActionError, N_
-from ..rules.inputs import CARD_FIELDS
-from ..words.amounts import typed
+from ...rules.errors import ActionError, N_
+from ...rules.inputs import CARD_FIELDS
+from ...words.amounts import typed
 
 DICE_FIELDS = ("die1", "die2")
 # A trade form: each side's cash, deeds (checkboxes) and jail cards, and the deeds to lift.
@@ -13,7 +13,7 @@ TRADE_FIELDS = {"give_cash", "give_squares", "give_cards", "get_cash", "get_squa
 
 def action_from_form(form: MultiDict) -> dict:
     """Collect a form's fields into an action (less its CSRF token, and `sure`, a payment's second
-    tap: web/second_tap.py): dice come as die1/die2, a seat order as pos-<id>,
+    tap: web/answers/second_tap.py): dice come as die1/die2, a seat order as pos-<id>,
     a group's building levels as level-<square>, a trade's sides as give_* and get_* fields."""
     data = {k: v for k, v in form.items() if k not in ("csrf_token", "sure") and k not in DICE_FIELDS
             and k not in TRADE_FIELDS and not k.startswith(("pos-", "level-", "effect-"))}

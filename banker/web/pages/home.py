@@ -6,15 +6,15 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import store
-from ..rules.errors import N_, GameError
-from ..rules.board import EDITION_LABELS, EDITION_NAMES, OFFERED_PRINTINGS, PRINTING_LABELS, load_board
-from ..rules.state import PRESETS, Settings
-from . import imports
-from ..words.amounts import typed
-from ..words.names import labelled, reader_language
-from ..words.narrate import refusal
-from .seats import browser
+from ... import store
+from ...rules.errors import N_, GameError
+from ...rules.board import EDITION_LABELS, EDITION_NAMES, OFFERED_PRINTINGS, PRINTING_LABELS, load_board
+from ...rules.state import PRESETS, Settings
+from ..files import imports
+from ...words.amounts import typed
+from ...words.names import labelled, reader_language
+from ...words.narrate import refusal
+from ..answers.seats import browser
 
 bp = Blueprint("home", __name__)
 # A whole number as typed in a settings box: ASCII digits, short enough to be read in no time (the
@@ -127,7 +127,7 @@ def settings_from_form(form) -> dict:
 def bring_back():
     """"Import a game": the file another laptop exported, replayed into a new game whose banker is
     this browser; its host screen next. A refusal (too large, cut short, not a game file, an event
-    that does not replay, other imports being read: web/imports.py) is said at the top of this page,
+    that does not replay, other imports being read: web/files/imports.py) is said at the top of this page,
     and nothing is created.
 
     The body may hold a file of up to IMPORT_MAX_BYTES, and the form around it (MAX_CONTENT_LENGTH),

@@ -8,11 +8,11 @@ from collections.abc import Callable
 from flask import Response, abort, session
 from flask_babel import gettext as _
 
-from .. import store
-from ..live import BANKER, SCREENS, Gone, stream
-from ..rules import Actor
-from ..screens import Kind
-from ..store import Game
+from ... import store
+from ...live import BANKER, SCREENS, Gone, stream
+from ...rules import Actor
+from ...screens import Kind
+from ...store import Game
 
 
 def browser(role: str, create: bool = False) -> store.Browser | None:

@@ -8,9 +8,9 @@ through the API, and a new one stops the old link, on a TV still open on it too.
 from flask import Blueprint, Response, render_template
 from flask_babel import gettext as _
 
-from .. import store
-from ..live import TV, Gone, stream
-from ..screens import Kind, TvScreen
+from ... import store
+from ...live import TV, Gone, stream
+from ...screens import Kind, TvScreen
 
 bp = Blueprint("tv", __name__, url_prefix="/tv/<code:code>/<key:key>")
 
@@ -29,7 +29,7 @@ def page(code, key):
 @bp.get("/live")
 def live(code, key):
     """The TV's live connection, authorized by the view key alone: a wrong key is answered as on the
-    page (and counts as an unknown code, web/limits.py), before it takes a slot. The key is checked
+    page (and counts as an unknown code, web/serving/limits.py), before it takes a slot. The key is checked
     again when it connects and whenever the game's seats change (a new key is such a change:
     store.new_view_key), so a TV still open on a key replaced meanwhile is told so and its
     connection ends."""

@@ -33,9 +33,9 @@ from pathlib import Path
 from flask import after_this_request, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import game_file
-from ..store import archive
-from ..words.languages import gettext as _
+from ... import game_file
+from ...store import archive
+from ...words.languages import gettext as _
 
 AT_ONCE = 2
 PER_ADDRESS = 1

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from flask import Response
 from flask_babel import gettext as _
 
-from ..rules.tournament import EventState, is_last_turn, standings
+from ...rules.tournament import EventState, is_last_turn, standings
 
 
 def clock(state: EventState, now: int) -> dict:

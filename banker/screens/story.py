@@ -1,6 +1,6 @@
 """The story page of the game (/t/<code>/story, and each phone's at /p/<code>/story): the story's
 numbers (rules/story.py, counted from the log's stored effects) told in the reader's language and
-money, with story_drawings.py placing them on the pictures.
+money, with drawings/pictures.py placing them on the pictures.
 
 The story is counted from one query of the live events (shared with the net-worth chart when it has
 to read them too), and kept per game version (`told_story`): a story is read after the game, or by
@@ -20,7 +20,7 @@ from ..store import Known
 from ..rules import landings
 from ..rules.errors import N_
 from ..rules.story import Mark, Story, count
-from . import story_drawings as drawings
+from ..drawings import pictures
 from ..drawings.chart import worth_chart
 from ..lru import LruCache
 from ..words.languages import gettext as _, locale
@@ -91,8 +91,8 @@ def page_context(game: Known, player: int | None = None) -> dict:
     names = square_names(board)
     group_rent = story.group_rent(board)
     rented = sorted((sq for sq, rent in story.deed_rent.items() if rent), key=lambda sq: (-story.deed_rent[sq], sq))
-    group_bars = drawings.bars([(GROUP_NAMES[g], rent, f"g-{g}") for g, rent in group_rent.items() if rent], currency)
-    deed_bars = drawings.bars([(names[sq], story.deed_rent[sq], f"g-{board[sq].group or board[sq].type}")
+    group_bars = pictures.bars([(GROUP_NAMES[g], rent, f"g-{g}") for g, rent in group_rent.items() if rent], currency)
+    deed_bars = pictures.bars([(names[sq], story.deed_rent[sq], f"g-{board[sq].group or board[sq].type}")
                                for sq in rented], currency)
     returns = sorted(story.holdings, key=lambda h: (-h.net, h.square, h.owner))
     expected = list(landings.expected(state.edition, state.settings).landings)
@@ -104,17 +104,17 @@ def page_context(game: Known, player: int | None = None) -> dict:
         "group_bars": group_bars, "deed_bars": deed_bars, "rented": rented, "returns": returns, "how": HOW,
         "sales": any(h.sold_for for h in returns), "kept": any(h.worth_now for h in returns),
         "best_buy": story.best_buy(), "worst_buy": story.worst_buy(),
-        "flow": drawings.flow(story.flows, state.players, currency),
+        "flow": pictures.flow(story.flows, state.players, currency),
         "flow_rows": sorted(story.flows.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])),
         # Beside each square's landings, those this game's rules and cards lead to in the long run
         # (rules/landings.py's Markov chain), as many in all as the game made.
-        "heat": drawings.heat(board, names, short_names, story.landings, expected),
+        "heat": pictures.heat(board, names, short_names, story.landings, expected),
         "turn_time": {p.id: story.seconds_per_turn(p.id) for p in state.players}, "duration": duration,
         "me": None,
     }
     if player is not None:
         page["me"] = state.player(player)
-        page["my_heat"] = drawings.heat(board, names, short_names,
+        page["my_heat"] = pictures.heat(board, names, short_names,
                                         story.landings_by_player.get(player, Counter()), expected)
         page["my_best"] = story.best_deed(player)
     return page

@@ -43,7 +43,7 @@ def content_security_policy(nonce: str, cdn_scripts: str = "") -> str:
 
 def init_app(app: Flask) -> None:
     """Send the headers on every response, give templates `csp_nonce()`, use the session above."""
-    from . import SCRIPTS  # defined in the package after its modules (this one) are imported
+    from .. import SCRIPTS  # defined in the package after its modules (this one) are imported
 
     # The CDN files themselves rather than the whole host: jsDelivr serves any npm package.
     cdn_scripts = "".join(f" {script.cdn_url}" for script in SCRIPTS)

@@ -3,14 +3,13 @@
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import store
-from ..live import Gone
-from . import second_tap
-from ..screens import Kind, PhoneScreen, composer_context
+from ... import store
+from ...live import Gone
+from ..answers import second_tap
+from ...screens import Kind, PhoneScreen, composer_context, told_page
 from .counting import counting, marked
-from .respond import from_htmx, message, perform, seat_moved
-from .seats import browser, visit_or_404, watch
-from .story import told_page
+from ..answers.respond import from_htmx, message, perform, seat_moved
+from ..answers.seats import browser, visit_or_404, watch
 
 bp = Blueprint("player", __name__, url_prefix="/p/<code:code>")
 

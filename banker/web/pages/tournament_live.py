@@ -28,10 +28,10 @@ from collections.abc import Callable, Hashable
 
 from flask import Response, current_app, request, stream_with_context
 
-from ..live import Full, turned_away
-from ..rules.tournament import EventState
-from ..rules.tournament.state import MAX_EVENT_PLAYERS
-from ..store import notifier, release, tournaments
+from ...live import Full, turned_away
+from ...rules.tournament import EventState
+from ...rules.tournament.state import MAX_EVENT_PLAYERS
+from ...store import notifier, release, tournaments
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from collections.abc import Hashable
 from flask import current_app
 from markupsafe import Markup
 
-from ..words.languages import locale
-from ..lru import LruCache
+from ...words.languages import locale
+from ...lru import LruCache
 
 # Rows kept per process: the squares of a few hundred game versions in each language, a few
 # hundred bytes each.

@@ -10,14 +10,14 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
-from .. import store
-from ..rules.actions import ACTIONS, Counted
-from ..rules.counting import WorkedOut, counts, purchase, worked_out
-from ..rules.inputs import MAX_AMOUNT
-from ..words.amounts import money, typed
-from ..words.names import square_name
-from .respond import from_htmx, message, perform, seat_moved
-from .seats import browser, visit_or_404
+from ... import store
+from ...rules.actions import ACTIONS, Counted
+from ...rules.counting import WorkedOut, counts, purchase, worked_out
+from ...rules.inputs import MAX_AMOUNT
+from ...words.amounts import money, typed
+from ...words.names import square_name
+from ..answers.respond import from_htmx, message, perform, seat_moved
+from ..answers.seats import browser, visit_or_404
 
 bp = Blueprint("counting", __name__, url_prefix="/p/<code:code>/count")
 

@@ -13,12 +13,12 @@ from zoneinfo import ZoneInfo
 
 from flask import Response, stream_with_context
 
-from ..rules import GameState
-from ..rules.errors import N_
-from ..store import Game, archive
-from ..words.languages import gettext as _, zone
-from ..words.labels import GROUP_NAMES
-from ..words.narrate import party, square
+from ...rules import GameState
+from ...rules.errors import N_
+from ...store import Game, archive
+from ...words.languages import gettext as _, zone
+from ...words.labels import GROUP_NAMES
+from ...words.narrate import party, square
 
 # Each transfer's reason (rules/effects.py, transfer) as the ledger's column says it.
 REASONS = {"salary": N_("GO salary"), "rent": N_("Rent"), "tax": N_("Tax"), "purchase": N_("Purchase"),

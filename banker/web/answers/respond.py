@@ -4,12 +4,12 @@ for the JSON API (`failed`: a refusal, no such game, a secret nobody holds, a bu
 from flask import abort, flash, jsonify, make_response, redirect, render_template, request
 from flask_babel import gettext as _
 
-from .. import store
-from ..rules.errors import ActionError, GameError, NotAllowed, RuleError
-from ..store import Outcome
-from ..screens import history
+from ... import store
+from ...rules.errors import ActionError, GameError, NotAllowed, RuleError
+from ...store import Outcome
+from ...screens import history
 from .forms import action_from_form
-from ..words.narrate import refusal, summary
+from ...words.narrate import refusal, summary
 
 # How soon to try again when an action lost every race for the game's version (store.Busy): the
 # table's other taps take milliseconds.

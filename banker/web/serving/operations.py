@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
 from sqlalchemy.exc import SQLAlchemyError
 
-from .. import lan, store
+from ... import lan, store
 
 bp = Blueprint("operations", __name__)
 log = logging.getLogger(__name__)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..rules.board import Board
 from ..words.amounts import money
-from ..drawings.chart import GAP, GROWTH, TEXT, label_width
+from .chart import GAP, GROWTH, TEXT, label_width
 
 WIDTH = 480  # as the net-worth chart: 20-unit text reads at about 13 px on a 320 px phone
 BAR = 18  # a bar's thickness, under its name

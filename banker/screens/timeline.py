@@ -10,7 +10,7 @@ the board come from the fragments' cache (fragments.py) like the host screen's.
 from .. import store
 from ..rules.state import BANK, TOKENS
 from ..store import Game
-from ..screens import board_cells, history
+from . import board_cells, history
 
 # The steps offered beside the slider, besides the first and the newest version.
 STEPS = (-10, -1, 1, 10)

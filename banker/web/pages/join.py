@@ -3,11 +3,11 @@
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import store
-from ..rules.errors import GameError
-from ..rules.state import TOKENS
-from ..words.narrate import refusal
-from .seats import browser, visit, visit_or_404
+from ... import store
+from ...rules.errors import GameError
+from ...rules.state import TOKENS
+from ...words.narrate import refusal
+from ..answers.seats import browser, visit, visit_or_404
 
 bp = Blueprint("join", __name__, url_prefix="/j/<code:code>")
 # A rejoin code's page is asked again on Back, never shown from a cache (see `rejoin`).

@@ -3,22 +3,21 @@
 The banker acts for a player without a phone on the seat's own address (/t/<code>/seats/<player>):
 the same screen, with that seat's panel open, and a live connection that keeps it up to date. The
 seat's trade offers are made on the phones' composer, at /t/<code>/seats/<player>/trade/<partner>.
-The banker shows the game on a TV from /t/<code>/tv (the TV's own page is web/tv.py).
+The banker shows the game on a TV from /t/<code>/tv (the TV's own page is web/pages/tv.py).
 """
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import lan, qr, store
-from ..live import Gone
-from . import books, second_tap
-from ..screens import Kind, Screen, TableScreen, composer_context, public_url
-from ..words.languages import chosen
-from .operations import client_address
-from .respond import from_htmx, message, not_the_banker, perform
-from .seats import browser, visit_or_404, watch
-from .timeline import past, version_asked
-from .story import told_page
+from ... import lan, qr, store
+from ...live import Gone
+from ..files import books
+from ..answers import second_tap
+from ...screens import Kind, Screen, TableScreen, composer_context, past, public_url, told_page, version_asked
+from ...words.languages import chosen
+from ..serving.operations import client_address
+from ..answers.respond import from_htmx, message, not_the_banker, perform
+from ..answers.seats import browser, visit_or_404, watch
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code:code>")
 
@@ -62,7 +61,7 @@ def live(code, player=None):
 @bp.get("/export.json")
 def export(code):
     """The banker's tools' "Export the game": the game as its JSON archive, saved as a file
-    (web/books.py; the same as GET /api/games/<code>/export)."""
+    (web/files/books.py; the same as GET /api/games/<code>/export)."""
     game, banker = visit_or_404(code, "banker")
     return books.export(game) if banker is not None else not_the_banker()
 
@@ -77,7 +76,7 @@ def ledger(code):
 @bp.get("/timeline")
 def timeline(code):
     """The game as it was at version ?v= (the newest by default), read-only: the host screen's board
-    and balances, and the deeds (web/timeline.py). The banker's only: it is a tool for settling
+    and balances, and the deeds (screens/timeline.py). The banker's only: it is a tool for settling
     "what did I have before that?" at the table, and a phone scrubbing through the game would show
     its player everyone's past cash beside their own screen. htmx (the slider, the steps) gets the
     version's part alone (and the board, out of band)."""

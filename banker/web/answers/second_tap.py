@@ -11,12 +11,12 @@ API is not asked: a script means what it sends.
 
 from flask import render_template, request
 
-from .. import store
-from ..rules import Actor, apply, parse
-from ..rules.errors import GameError
+from ... import store
+from ...rules import Actor, apply, parse
+from ...rules.errors import GameError
 from .forms import action_from_form
-from ..words.languages import gettext as _
-from ..words.narrate import money, party
+from ...words.languages import gettext as _
+from ...words.narrate import money, party
 from .respond import from_htmx
 from .seats import visit
 

@@ -5,14 +5,14 @@ API's do (`{"error": {"code", "message"}}` with the refusal's status), and chang
 from flask import Blueprint, jsonify, url_for
 from flask_babel import gettext as _
 
-from .. import store
-from ..rules.errors import GameError
-from ..store import tournaments
-from . import results
+from ... import store
+from ...rules.errors import GameError
+from ...store import tournaments
+from ..files import results
 from .api import _bearer, _body, error
-from ..screens import public_url
-from ..words.narrate import refusal
-from .respond import BUSY_RETRY_SECONDS, status
+from ...screens import public_url
+from ...words.narrate import refusal
+from ..answers.respond import BUSY_RETRY_SECONDS, status
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api/events")
 

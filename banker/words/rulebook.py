@@ -4,8 +4,8 @@ from flask_babel import gettext as _
 
 from ..rules.board import PRINTING_LABELS, Board
 from ..rules.state import Settings
-from ..words.amounts import money, ten_percent
-from ..words.names import labelled
+from .amounts import money, ten_percent
+from .names import labelled
 
 PRESET_NAMES = {
     "official": lambda: _("Official rules."),

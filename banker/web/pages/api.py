@@ -6,12 +6,12 @@ from flask import Blueprint, abort, current_app, jsonify, make_response, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import store
-from ..rules.errors import GameError
-from ..rules.view import state_json
-from ..screens import countdown, history, public_url
-from . import books, imports
-from .respond import FAILURES, error, failed
+from ... import store
+from ...rules.errors import GameError
+from ...rules.view import state_json
+from ...screens import countdown, history, public_url
+from ..files import books, imports
+from ..answers.respond import FAILURES, error, failed
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
 # The actions that no screen offers, which only the API takes: a tournament's round clock, which the
@@ -168,7 +168,7 @@ def export(code):
 
 @bp.get("/<code:code>/ledger.csv")
 def ledger(code):
-    """Every sum that moved, as CSV (web/books.py), for the banker's token only."""
+    """Every sum that moved, as CSV (web/files/books.py), for the banker's token only."""
     game, failure = _banker(code)
     return failure or books.ledger(game, store.load_state(game))
 
@@ -187,7 +187,7 @@ def bring_back():
     201 with its code and the banker's token. A file that does not replay is refused, naming its
     first bad event, and nothing is created. The body may be up to IMPORT_MAX_BYTES, not the 64 KB
     of every other request: a long evening's archive is a few megabytes (docs/api.md). Imports take
-    turns (web/imports.py): past its share, 503 busy before the body is read."""
+    turns (web/files/imports.py): past its share, 503 busy before the body is read."""
     request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
     try:
         with imports.turn():

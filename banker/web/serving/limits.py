@@ -11,8 +11,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
-from .. import store
-from .seats import visit
+from ... import store
+from ..answers.seats import visit
 
 # A club creates a game per table, a few times a night; a family one. Bringing a game back from its
 # file (an import, which replays it: a second or so for a long evening) counts as creating one: the

@@ -9,20 +9,20 @@ from typing import NamedTuple
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import qr, store
-from ..live import BANKER, TV
-from ..rules.errors import N_, GameError
-from ..rules.networth import net_worths
-from ..rules.tournament import EventActor, ranking, standings, ties
-from ..store import tournaments
-from . import results
-from ..words.amounts import typed
-from ..screens import public_url
+from ... import qr, store
+from ...live import BANKER, TV
+from ...rules.errors import N_, GameError
+from ...rules.networth import net_worths
+from ...rules.tournament import EventActor, ranking, standings, ties
+from ...store import tournaments
+from ..files import results
+from ...words.amounts import typed
+from ...screens import public_url
 from .home import edition_choices, first_board, preset_choices
-from ..words.names import reader_language
-from ..words.narrate import refusal
-from .respond import message
-from .seats import browser
+from ...words.names import reader_language
+from ...words.narrate import refusal
+from ..answers.respond import message
+from ..answers.seats import browser
 from .tournament_live import follow, newest_game
 
 bp = Blueprint("tournament", __name__)

@@ -1,0 +1,1 @@
+"""Blueprints: the pages and the API, thin views over the store and the screens."""
