@@ -119,7 +119,7 @@ def told(game: Known, state: GameState, entry: Entry) -> str:
     return _row(_known(game), game, state, entry)["text"]
 
 
-def told_page(game: Known, state: GameState, entries: list[Entry]) -> list[str]:
+def told_entries(game: Known, state: GameState, entries: list[Entry]) -> list[str]:
     """A page of the log as sentences (the API's history, oldest first): the rows the screens made
     already, and the others made for this page alone, not kept (a client reading a long game's
     whole log would otherwise fill the cache with rows no screen shows)."""

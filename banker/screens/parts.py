@@ -45,7 +45,8 @@ class Frame(NamedTuple):
         around it, which may hold an older drawing of it, and not at all when the part around it is
         sent whole, drawn at this version with it inside."""
         nested = self.screen.NESTED
-        html = {name: changes(sent[name].html if name in sent else None, part.html) for name, part in self.parts.items()}
+        html = {name: changes(sent[name].html if name in sent else None, part.html)
+                for name, part in self.parts.items()}
         for name, around in nested.items():
             if around in self.renewed and html[around] == self.parts[around].html:
                 html[name] = ""
@@ -66,17 +67,19 @@ def draw(kind: Kind, known: Known, locale: str, address: str, before: Frame | No
             screen.previous, before.screen.previous = before.screen, None  # one version back, no further
         parts = render_parts(screen, before.parts if before else None, shared.setdefault((locale, address), {}),
                              give_way)
-        renewed = frozenset(name for name, part in parts.items() if before is None or before.parts.get(name) is not part)
+        renewed = frozenset(name for name, part in parts.items()
+                            if before is None or before.parts.get(name) is not part)
         return Frame(parts, renewed, screen)
 
 
 def render_parts(screen: Screen, shown: dict | None = None, shared: dict | None = None,
                  give_way: Callable[[], None] | None = None) -> dict[str, Drawn]:
     """The parts of a screen as out-of-band swaps, each rendered from the pieces it needs:
-    {part: Drawn}. A part whose values are those of the HTML in
-    `shown` is not rendered again: it keeps that HTML. Nor is a part another screen drew at this
-    version from the same values (`shared`: {template: [Drawn, ...]}, one per language and address): every phone's news is drawn once. `give_way`, when given, is called before each part
-    (the renderer's: the answers in progress go first)."""
+    {part: Drawn}. A part whose values are those of the HTML in `shown` is not rendered again: it
+    keeps that HTML. Nor is a part another screen drew at this version from the same values
+    (`shared`: {template: [Drawn, ...]}, one per language and address): every phone's news is drawn
+    once. `give_way`, when given, is called before each part (the renderer's: the answers in
+    progress go first)."""
     parts, depends = {}, {name: screen.depends(name) for name in screen.PARTS}
     for name, part in screen.PARTS.items():
         if give_way is not None:

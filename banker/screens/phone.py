@@ -59,7 +59,8 @@ class PhoneScreen(Screen):
         "news": Part("player/_news.html", ("news",)),
         "turn": Part("player/_turn.html", ("me", "legal", "news", "take_back", "trades", "deck_cards", "standings",
                                            "debts", "bids", "auction_clock", "out")),
-        "wallet": Part("player/_wallet.html", ("me", "legal", "holdings", "others", "money_news", "owing", "time_limit")),
+        "wallet": Part("player/_wallet.html", ("me", "legal", "holdings", "others", "money_news", "owing",
+                                               "time_limit")),
         "trades": Part("player/_trades.html", ("me", "trades", "others", "names")),
         "history": Part("player/_history.html", ("history",)),
     }
@@ -182,7 +183,8 @@ class PhoneScreen(Screen):
     @cached_property
     def others(self) -> dict:
         """The players still in the game but this one: whom to pay, whom to offer a trade."""
-        return {"others": [Name(p.id, p.name, p.token) for p in self.state.players if p.id != self.player and not p.bankrupt]}
+        return {"others": [Name(p.id, p.name, p.token) for p in self.state.players
+                           if p.id != self.player and not p.bankrupt]}
 
     @cached_property
     def history(self) -> dict:

@@ -156,7 +156,8 @@ class Reader:
         if isinstance(node, nodes.For) and not node.recursive:
             # A loop's body reads only when what it goes through is not empty.
             inner = local | _assigned(node, within=True)
-            body = tuple(item for child in (*node.body, *([node.test] if node.test else ())) for item in self.node(child, inner))
+            body = tuple(item for child in (*node.body, *([node.test] if node.test else ()))
+                         for item in self.node(child, inner))
             reads, otherwise = self.node(node.iter, local), self.statements(node.else_, local)
             try:
                 evaluate = self.test(node.iter, local)
@@ -244,7 +245,8 @@ class Reader:
             return lambda context, environment: value
         if isinstance(node, nodes.Getitem) and not isinstance(node.arg, nodes.Const):
             holder, key = self.test(node.node, local), self.test(node.arg, local)
-            return lambda context, environment: environment.getitem(holder(context, environment), key(context, environment))
+            return lambda context, environment: environment.getitem(holder(context, environment),
+                                                                    key(context, environment))
         if isinstance(node, nodes.Name | nodes.Getattr | nodes.Getitem) and _chain(node) is not None:
             (path, *keys) = self.path(node, local)
             if isinstance(path, Derived):

@@ -64,7 +64,7 @@ def mark_text(mark: Mark, state) -> str:
              square=square_name(state.board, mark.square))
 
 
-def told_page(game: Known, player: int | None = None) -> Markup:
+def story_page(game: Known, player: int | None = None) -> Markup:
     """The story as HTML (templates/story/_story.html) in the reader's language, the host's or
     `player`'s phone's, made once per game version, language and phone and kept for every reader
     (the last PAGES_KEPT): a story does not change until the game does."""

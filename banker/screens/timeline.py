@@ -40,7 +40,7 @@ def past(game: Game, version: int) -> dict:
     if version:
         now = store.known(game)
         row = store.log_entry(game.id, version)
-        entry = {"text": history.told_page(now, now.state, [row])[0], "time": history.clock(row.created_at),
+        entry = {"text": history.told_entries(now, now.state, [row])[0], "time": history.clock(row.created_at),
                  "undone": row.undone}
     steps = [(step, version + step) for step in STEPS if 0 <= version + step <= game.version]
     # Whose turn it was then, as the table says it ("Ann's turn"): a family finds a point by the turn

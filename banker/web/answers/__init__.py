@@ -1,1 +1,2 @@
-"""A form or an action to a response: perform and answer, forms read, second taps, who is at this browser."""
+"""A form or an action to a response: perform and answer, forms read, second taps, who is at
+this browser."""

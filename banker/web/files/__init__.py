@@ -1,1 +1,2 @@
-"""Game files and ledgers out and in: the export and the ledger's CSV, imports, a tournament's results."""
+"""Game files and ledgers out and in: the export and the ledger's CSV, imports, a tournament's
+results."""

@@ -152,7 +152,7 @@ def events(code):
     page = store.log_page(game, int(after), int(limit))
     rows = [{"seq": e.seq, "time": e.created_at.isoformat(), "actor": e.actor, "type": e.type,
              "action": e.payload, "effects": e.effects, "text": text, "undone": e.undone}
-            for e, text in zip(page, history.told_page(game, game.state, page))]
+            for e, text in zip(page, history.told_entries(game, game.state, page))]
     more = bool(page) and page[-1].seq < game.version
     return jsonify(events=rows, next=url_for("api.events", code=game.code, after=page[-1].seq, limit=int(limit),
                                              _external=True) if more else None)

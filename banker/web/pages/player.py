@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 from ... import store
 from ...live import Gone
 from ..answers import second_tap
-from ...screens import Kind, PhoneScreen, composer_context, told_page
+from ...screens import Kind, PhoneScreen, composer_context, story_page
 from .counting import counting, marked
 from ..answers.respond import from_htmx, message, perform, seat_moved
 from ..answers.seats import browser, visit_or_404, watch
@@ -32,7 +32,7 @@ def story(code):
     if now.state.status != "ended":
         return message(_("The story of the game opens when the game ends."), 403)
     return render_template("story/page.html", code=game.code, back=url_for("player.page", code=game.code),
-                           story=told_page(now, seat.player), phone=True)
+                           story=story_page(now, seat.player), phone=True)
 
 
 @bp.get("/live")

@@ -13,7 +13,7 @@ from ... import lan, qr, store
 from ...live import Gone
 from ..files import books
 from ..answers import second_tap
-from ...screens import Kind, Screen, TableScreen, composer_context, past, public_url, told_page, version_asked
+from ...screens import Kind, Screen, TableScreen, composer_context, past, public_url, story_page, version_asked
 from ...words.languages import chosen
 from ..serving.operations import client_address
 from ..answers.respond import from_htmx, message, not_the_banker, perform
@@ -44,7 +44,7 @@ def story(code):
     if now.state.status != "ended" and banker is None:
         return message(_("The story of the game opens when the game ends."), 403)
     return render_template("story/page.html", code=game.code, back=url_for("table.page", code=game.code),
-                           story=told_page(now))
+                           story=story_page(now))
 
 
 @bp.get("/live")

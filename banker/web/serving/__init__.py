@@ -1,1 +1,2 @@
-"""How pages are served: static assets, security headers, rate limits, the access log and metrics' routes, templates compiled, rows rendered once."""
+"""How pages are served: static assets, security headers, rate limits, the access log and the
+metrics' routes, templates compiled once, rows rendered once."""
