@@ -48,6 +48,30 @@ def join(phone, url: str, name: str, token_label: str) -> None:
     expect(phone.get_by_role("heading", level=1)).to_contain_text(name)
 
 
+# The join form's hidden fields (its CSRF token and nonce), and each token's radio with its label.
+HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)"')
+TOKEN_CHOICE = re.compile(r'<label class="token-choice token-\w+">.*?value="(\w+)".*?</label>', re.S)
+
+
+def take_seat(phone, url: str, name: str, token_label: str) -> None:
+    """On a phone: take a seat with the join page's own form, sent by the phone's browser context
+    (whose cookie the seat's badge is then under) without drawing the page, then land on /p/<code>.
+    Joining itself is tapped through the join page by `join` where a test is about it; a game that
+    only needs its seats filled starts here, for a page load and four taps less per seat."""
+    from playwright.sync_api import expect
+
+    html = phone.request.get(url).text()
+    form = html.split('class="card stack join-form"', 1)[1]
+    tokens = {re.sub(r"<[^>]+>", "", choice).strip(): choice for choice in re.findall(
+        r'<label class="token-choice.*?</label>', form, re.S)}
+    token = TOKEN_CHOICE.match(tokens[token_label]).group(1)
+    answer = phone.request.post(url, form={**dict(HIDDEN.findall(form)), "name": name, "token": token},
+                                max_redirects=0)
+    assert answer.status == 303, f"joining as {name}: {answer.status} {answer.text()[:300]}"
+    phone.goto(answer.headers["location"])
+    expect(phone.get_by_role("heading", level=1)).to_contain_text(name)
+
+
 def roll(phone, a: int, b: int) -> None:
     """On a phone's turn panel: tap the chip for each die, then Move."""
     from playwright.sync_api import expect
@@ -335,8 +359,9 @@ def artifacts():
 
 
 def start_game(contexts, seats: list[tuple[str, str]]):
-    """The host creates a game, one phone per (name, token label) joins by the join URL, the host
-    starts in join order: (host, code, [phones]). Each phone's page is named "phone <n>"."""
+    """The host creates a game, one phone per (name, token label) takes a seat by the join URL's
+    form (`take_seat`), the host starts in join order: (host, code, [phones]). Each phone's page is
+    named "phone <n>"."""
     from playwright.sync_api import expect
 
     host = contexts.page("host", **DESKTOP)
@@ -348,7 +373,7 @@ def start_game(contexts, seats: list[tuple[str, str]]):
     phones = []
     for n, (name, token_label) in enumerate(seats, start=1):
         phone = contexts.page(f"phone {n}", **PHONE)
-        join(phone, join_url, name, token_label)
+        take_seat(phone, join_url, name, token_label)
         phones.append(phone)
     expect(host.locator("ol.seats li")).to_have_count(len(seats), timeout=LIVE)
     host.get_by_role("button", name="Start in this order").click()
