@@ -44,6 +44,17 @@ def postgres():
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def playwright():
+    """Playwright's driver, started once per worker and shared by the e2e browser and any test that
+    launches a browser of its own (test_proxy): a second sync_playwright fails while one is running,
+    and a worker may run both."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        yield driver
+
+
 @pytest.fixture
 def database(request, tmp_path):
     """A SQLite file in tmp_path at the newest schema; for a `storage` test, also (as its second

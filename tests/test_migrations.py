@@ -201,15 +201,17 @@ def test_starting_on_an_up_to_date_database_reads_one_row_and_changes_nothing(da
         game.ok(1, type="roll", dice=[1, 2])
 
 
-# One server process: waits for the moment given, starts the app, plays a game's first roll.
+# One server process: says it is ready once everything is read, waits for the word, starts the app,
+# plays a game's first roll.
 SERVER = """
-import sys, time
+import sys
 from pathlib import Path
 from banker import create_app, migrations, web
 from tests.web.games import new_game
-migrations.head()  # everything read before the moment: then the starts really overlap
-uri, folder, at = sys.argv[1], Path(sys.argv[2]), float(sys.argv[3])
-time.sleep(max(0.0, at - time.time()))
+migrations.head()  # everything read before the word: then the starts really overlap
+uri, folder = sys.argv[1], Path(sys.argv[2])
+print("ready", flush=True)
+sys.stdin.readline()
 app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "test", "TESTING": True,
                   "RATELIMIT_ENABLED": False}, instance_path=str(folder / "instance"))
 print(new_game(app.test_client()).ok(1, type="roll", dice=[1, 2])["version"])
@@ -217,10 +219,16 @@ print(new_game(app.test_client()).ok(1, type="roll", dice=[1, 2])["version"])
 
 
 def test_servers_starting_at_once_upgrade_the_database_once(database, tmp_path):
-    uri, at = database(), time.time() + 2  # the processes have imported the app by then
-    servers = [subprocess.Popen([sys.executable, "-c", SERVER, uri, str(tmp_path / str(i)), str(at)],
-                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    uri = database()
+    servers = [subprocess.Popen([sys.executable, "-c", SERVER, uri, str(tmp_path / str(i))], cwd=ROOT,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                for i in range(4)]
+    # The word once all four have imported the app (a fixed moment waited longer than the imports on
+    # a quiet machine and less on a busy one, where the starts did not overlap).
+    assert [server.stdout.readline() for server in servers] == ["ready\n"] * 4
+    for server in servers:
+        server.stdin.write("go\n")
+        server.stdin.flush()
     results = [server.communicate(timeout=60) for server in servers]
     assert [(server.returncode, out.strip()) for server, (out, _) in zip(servers, results)] == [(0, "4")] * 4, results
     assert versions(uri) == [HEAD]

@@ -175,40 +175,39 @@ def test_behind_a_router_forwarding_another_port_the_links_keep_the_browsers_and
 
 
 @pytest.mark.e2e
-def test_a_browser_creates_a_game_over_https_and_its_screen_follows_the_table(nginx):
+def test_a_browser_creates_a_game_over_https_and_its_screen_follows_the_table(nginx, playwright):
     """The home page's form POST over HTTPS on a port of its own (refused as "This form has expired"
     when the proxy dropped the port); the join link and QR carry the port; a seat taken meanwhile
     reaches the host screen live, through nginx."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium", pytrace=False)
-    with sync_playwright() as playwright:
-        # The server's name leads to the proxy; anywhere else, to a proxy that is not there.
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                             args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
-                                             proxy={"server": f"http://127.0.0.1:{closed_port()}", "bypass": NAME})
-        try:
-            context = browser.new_context(base_url=f"https://{NAME}:{nginx}", ignore_https_errors=True, **DESKTOP)
-            context.set_default_timeout(10_000)
-            host = context.new_page()
-            host.goto("/")
-            host.get_by_role("button", name="Create game").click()
-            expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]+$"))
-            code = host.url.rsplit("/", 1)[1]
-            join_url = f"https://{NAME}:{nginx}/j/{code}"
-            expect(host.locator(".join-panel .url")).to_have_text(join_url)
-            assert decode_qr(host.locator("[data-qr=join]").screenshot()) == join_url
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium-headless-shell", pytrace=False)
+    # The server's name leads to the proxy; anywhere else, to a proxy that is not there.
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                         args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
+                                         proxy={"server": f"http://127.0.0.1:{closed_port()}", "bypass": NAME})
+    try:
+        context = browser.new_context(base_url=f"https://{NAME}:{nginx}", ignore_https_errors=True, **DESKTOP)
+        context.set_default_timeout(10_000)
+        host = context.new_page()
+        host.goto("/")
+        host.get_by_role("button", name="Create game").click()
+        expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]+$"))
+        code = host.url.rsplit("/", 1)[1]
+        join_url = f"https://{NAME}:{nginx}/j/{code}"
+        expect(host.locator(".join-panel .url")).to_have_text(join_url)
+        assert decode_qr(host.locator("[data-qr=join]").screenshot()) == join_url
 
-            phone = Client(nginx)
-            try:
-                phone.join(code, "Ann", "hat")
-            finally:
-                phone.close()
-            expect(host.locator("ol.seats li")).to_have_count(1, timeout=LIVE)
-            expect(host.locator("ol.seats li").first).to_contain_text("Ann")
+        phone = Client(nginx)
+        try:
+            phone.join(code, "Ann", "hat")
         finally:
-            browser.close()
+            phone.close()
+        expect(host.locator("ol.seats li")).to_have_count(1, timeout=LIVE)
+        expect(host.locator("ol.seats li").first).to_contain_text("Ann")
+    finally:
+        browser.close()
 
 
 def _seats(port: int, count: int) -> list[tuple[str, str]]:

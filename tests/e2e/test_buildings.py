@@ -199,8 +199,7 @@ def test_building_on_a_complete_group_updates_the_host_live(contexts, server, ar
 
     # No screen reloaded; the only error is the refused stale tap's 422.
     assert contexts.loads == {"host": ["/", f"/t/{code}"],
-                              "phone 1": [f"/j/{code}", f"/p/{code}"],
-                              "phone 2": [f"/j/{code}", f"/p/{code}"]}
+                              "phone 1": [f"/p/{code}"], "phone 2": [f"/p/{code}"]}
     assert contexts.blocked == [], "a page tried to reach the internet"
     refused = f"/p/{code}/act"   # Chromium and htmx both log the 422 of the refused tap
     assert contexts.errors == [
