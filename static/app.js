@@ -368,6 +368,18 @@ document.addEventListener("htmx:sseMessage", () => {
   });
 });
 
+// A tournament's phone told live that a round seats its player shows the table and seat, then goes
+// on to its phone at the table a moment later, as the page drawn afresh does at once
+// (tournament.me): left alone, it kept offering the link while the player's turn came and went.
+// Not a page opened to stay there (the way back from a table, or after withdrawing).
+const GO_ON_MS = 3000;
+document.addEventListener("htmx:sseMessage", () => {
+  const link = document.querySelector("a[data-go-on]");
+  if (!link || link.dataset.going || new URLSearchParams(location.search).has("stay")) return;
+  link.dataset.going = "1";
+  setTimeout(() => { if (link.isConnected) location.assign(link.href); }, GO_ON_MS);
+});
+
 // Saying so when the banker's laptop cannot be reached: a banner while the live connection is
 // down (the browser reconnects by itself), and a message when a tap got no answer at all. The
 // banner lies at the foot of the screen, and the page keeps room for it there (--link-down,

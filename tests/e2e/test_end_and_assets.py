@@ -88,6 +88,9 @@ def test_the_end_screen_keeps_totals_and_chart_labels_in_view_at_360_px_and_200_
     play_and_end(server, code)
     for page in (host, ann, bob, cleo):
         expect(page.locator(".standings h2")).to_have_text("Ann wins!", timeout=LIVE)
+    # "I count it myself" has nothing left to ask: gone with the end, live (it stayed until a reload).
+    expect(ann.locator("#counting")).to_have_count(1)
+    expect(ann.locator("#counting")).to_be_hidden()
     total = ann.locator('.standings tr[data-player] td.total').first
     assert re.fullmatch(r"\$\d\d,\d{3}", total.inner_text()), total.inner_text()
     expect(ann.get_by_role("img", name="Net worth over the game")).to_be_visible()

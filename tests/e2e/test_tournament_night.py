@@ -73,6 +73,7 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
     expect(tv.locator(".tv-seating li")).to_have_count(8, timeout=LIVE)
     for phone in phones:  # told their table live, on the page they waited on
         expect(phone.get_by_role("link", name=re.compile("Play at table"))).to_be_visible(timeout=LIVE)
+    expect(phones[0].get_by_text("In a moment this phone becomes your phone at the table.")).to_be_visible()
     phones[0].screenshot(path=artifacts / "tournament-phone-seated.png")
     organiser.get_by_role("button", name="Start the round").click()
     expect(organiser.locator(".round-clock")).to_contain_text("Round 1")
@@ -88,9 +89,9 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
         expect(host.locator(".time-limit")).to_contain_text("Time left")
         hosts.append(host)
         games.append(host.url.rsplit("/", 1)[1])
-    for phone in phones:
-        phone.get_by_role("link", name=re.compile("Play at table")).tap()
-        expect(phone).to_have_url(re.compile(r"/p/[A-Z0-9]+$"))
+    for phone in phones:  # gone on to their table by themselves, a moment after the seating was told
+        expect(phone).to_have_url(re.compile(r"/p/[A-Z0-9]+$"), timeout=LIVE)
+        expect(phone.locator(".time-limit")).to_contain_text("Time left")
         expect(phone.locator(".time-limit")).to_contain_text("Time left")
     assert {phone.url.rsplit("/", 1)[1] for phone in phones} == set(games)
     check_accessible(phones[1], "a table's phone in a tournament")
