@@ -3,7 +3,7 @@ and eight phones), rendered as the game's renderer renders them (from the memory
 whose inputs did not change is not rendered again), at about 60 and 1,000 events: the time per
 change and its CPU (which the other processes of a loaded machine disturb less), the parts rendered
 per change (counted by Flask's template signals), and which templates that time goes to. `--profile [PATTERN]` prints where the time goes, by function, instead
-(only the functions whose file or name matches PATTERN, a regular expression).
+(only the functions whose file or name matches PATTERN, a regular expression), by cumulative time, or with `--self` by each function's own time.
 
 Run: .venv/bin/python benchmarks/live_parts.py   (prints a table; asserts nothing)
 """
@@ -81,7 +81,7 @@ def main() -> None:
             print(f"about {events:,} events: {total / CHANGES * 1000:.1f} ms per change for nine screens "
                   f"({cpu / CHANGES * 1000:.1f} ms of CPU), {sum(renders.values()) / CHANGES:.1f} parts rendered per change")
             if profile:
-                stats = pstats.Stats(profile).sort_stats("tottime"); stats.sort_stats("cumtime").print_stats(*(sys.argv[sys.argv.index("--profile") + 1:] or [60]))
+                stats = pstats.Stats(profile); stats.sort_stats(*(["tottime"] if "--self" in sys.argv else ["cumtime"])).print_stats(*(sys.argv[sys.argv.index("--profile") + 1:] or [60]))
                 continue
             for name, seconds in spent.most_common(8):
                 print(f"  {name:28} {seconds / CHANGES * 1000:6.2f} ms  {renders[name] / CHANGES:4.1f} renders per change")
