@@ -98,6 +98,7 @@ def trust_proxies(app: Flask) -> None:
 
 
 def init_app(app: Flask) -> None:
+    templating.init_app(app)  # first: the others add to the templates' environment, which it makes
     trust_proxies(app)
     operations.init_app(app)  # the access log wraps the proxies' fix: it logs the address the app sees
     # Before the blueprints, whose routes name them.
@@ -105,7 +106,6 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     headers.init_app(app)
     assets.init_app(app)
-    templating.init_app(app)
     app.jinja_env.add_extension("jinja2.ext.do")
     babel.init_app(app, locale_selector=lambda: languages.LOCALES[languages.chosen()],
                    timezone_selector=languages.zone)
