@@ -24,14 +24,14 @@ from .composer import composer_context
 from .host import TableScreen
 from .links import public_url
 from .marks import unmark
-from .parts import Drawn, Frame, changes, draw, render_parts, squeeze
+from .parts import Drawn, Frame, OneLine, changes, draw, render_parts, squeeze
 from .phone import PhoneScreen
 from .screen import Kind, Part, Screen
 from .story import story_page
 from .timeline import past, version_asked
 from .tv import TvScreen
 
-__all__ = ["Drawn", "Frame", "Kind", "Part", "PhoneScreen", "Screen", "TableScreen", "TvScreen", "board_cells",
+__all__ = ["Drawn", "Frame", "Kind", "OneLine", "Part", "PhoneScreen", "Screen", "TableScreen", "TvScreen", "board_cells",
            "changes", "composer_context", "countdown", "draw", "history", "init_app", "past", "public_url",
            "render_parts", "squeeze", "story_page", "unmark", "version_asked"]
 

@@ -11,11 +11,13 @@ browsers (marks.py) in place of the CSRF token and the nonces.
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from flask import current_app, g, render_template
 from flask_babel import force_locale
+from jinja2.ext import Extension
+from jinja2.lexer import Token, TokenStream
 
 from ..store import Known
 from .screen import Kind, Screen
@@ -104,9 +106,35 @@ _LINES = re.compile(r"\s*\n\s*")
 
 def squeeze(html: str) -> str:
     """The HTML on one line: each run of white space with a line break becomes one space, which a
-    browser shows the same (no part holds a <pre> or a <textarea>); and every line of an event
-    costs its `data: ` prefix."""
-    return _LINES.sub(" ", html).strip()
+    browser shows the same; and every line of an event costs its `data: ` prefix. The templates'
+    own text is squeezed once, when they are compiled (`OneLine`): what is left is a value drawn into
+    them that holds a line break (a picture drawn as SVG), which this looks for before it squeezes."""
+    return (_LINES.sub(" ", html) if "\n" in html else html).strip()
+
+
+# Where a line break is the element's content, not the template's layout: its text is kept as
+# written, from its start tag to its end tag.
+_KEPT = re.compile(r"<(/?)(?:pre|textarea|script)\b", re.IGNORECASE)
+
+
+class OneLine(Extension):
+    """The templates' own text squeezed as `squeeze` squeezes HTML, once, as Jinja compiles them: a
+    part's HTML comes out on one line, without a pass over it at every render (about 0.6 ms of a
+    change's 8 on a table's nine screens). Every page is squeezed alike: the same HTML as a browser
+    shows it, in fewer bytes. The text of a <pre>, <textarea> or <script> is kept as it is."""
+
+    def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
+        kept = False
+        for token in stream:
+            if token.type == "data":
+                pieces, at = [], 0
+                for tag in _KEPT.finditer(token.value):
+                    piece = token.value[at:tag.start()]
+                    pieces.append(piece if kept else _LINES.sub(" ", piece))
+                    kept, at = not tag.group(1), tag.start()
+                pieces.append(token.value[at:] if kept else _LINES.sub(" ", token.value[at:]))
+                token = Token(token.lineno, token.type, "".join(pieces))
+            yield token
 
 
 # A row of a list: <!--row TAG#ID KEEP--> the row's element, with an id <!--/row-->. TAG#ID is its

@@ -17,7 +17,7 @@ from .pages import api, counting, home, join, player, table, tournament, tournam
 from .serving import assets, fragments, headers, limits, operations, templating
 from .files import imports
 from ..words import rulebook
-from .. import metrics
+from .. import metrics, screens
 from ..words import amounts, card_effects, languages
 from ..rules.lobby import tied_with
 from ..rules.mortgages import lift_cost, transfer_fee
@@ -107,6 +107,7 @@ def init_app(app: Flask) -> None:
     headers.init_app(app)
     assets.init_app(app)
     app.jinja_env.add_extension("jinja2.ext.do")
+    app.jinja_env.add_extension(screens.OneLine)  # the templates' own text on one line, once (screens/parts.py)
     babel.init_app(app, locale_selector=lambda: languages.LOCALES[languages.chosen()],
                    timezone_selector=languages.zone)
     languages.init_app(app)
