@@ -26,6 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from contextlib import contextmanager
+from itertools import groupby
 
 from flask import g, request
 from sqlalchemy.exc import SQLAlchemyError
@@ -324,18 +325,23 @@ class Renderer:
         else:
             previous, frames, shared = self.frames, {}, {}
         give_way, handed = self.renderers.gate.courtesy(), []
+        # Each screen drawn once, those in the same language at the same address within one `drawing`.
+        keys = sorted({watcher.key for watcher in watchers if watcher.key not in frames}, key=lambda key: key[1:])
+        for (locale, url_root), same in groupby(keys, key=lambda key: key[1:]):
+            with screens.drawing(locale, url_root):
+                for key in same:
+                    try:
+                        frames[key] = screens.draw(key[0], known, previous.get(key),
+                                                   shared.setdefault((locale, url_root), {}), give_way)
+                    except SQLAlchemyError:
+                        raise  # the database: try again soon, for everyone
+                    except Exception:  # a bug in one screen: the others still get the change
+                        log.exception("rendering a screen of game %s failed", self.code)
         for watcher in watchers:
             frame = frames.get(watcher.key)
-            if frame is None:
-                try:
-                    frame = frames[watcher.key] = screens.draw(watcher.kind, known, watcher.locale, watcher.url_root,
-                                                             previous.get(watcher.key), shared, give_way)
-                except SQLAlchemyError:
-                    raise  # the database: try again soon, for everyone
-                except Exception:  # a bug in one screen: the others still get the change
-                    log.exception("rendering a screen of game %s failed", self.code)
-                    handed.append((watcher, None))  # its connection need not wait for a screen that failed
-                    continue
+            if frame is None:  # its screen failed: its connection need not wait for it
+                handed.append((watcher, None))
+                continue
             if not watcher.sent and watcher.shown == known.version:
                 watcher.sent = frame.parts  # its page was rendered at this version: it shows these parts
                 handed.append((watcher, None))

@@ -10,8 +10,9 @@
                                              marks.unmark(html, csrf) ─► one browser's bytes
 
 This is the whole of what the live path (banker/live/) uses: a page's live connection names its
-`Kind`; the game's renderer `draw`s each kind once per version, language and address, and hands
-each page `frame.swaps(...)` of what it shows, which the connection `unmark`s. The web's pages
+`Kind`; the game's renderer `draw`s each kind once per version, language and address (`drawing`
+in that language at that address), and hands each page `frame.swaps(...)` of what it shows, which
+the connection `unmark`s. The web's pages
 render a screen's `context()` into its page template.
 
 Below the web and beside live: it imports the rules, the store, words and drawings, never web or
@@ -24,16 +25,16 @@ from .composer import composer_context
 from .host import TableScreen
 from .links import public_url
 from .marks import unmark
-from .parts import Drawn, Frame, OneLine, changes, draw, render_parts, squeeze
+from .parts import Drawn, Frame, OneLine, changes, draw, drawing, render_parts, squeeze
 from .phone import PhoneScreen
 from .screen import Kind, Part, Screen
 from .story import story_page
 from .timeline import past, version_asked
 from .tv import TvScreen
 
-__all__ = ["Drawn", "Frame", "Kind", "OneLine", "Part", "PhoneScreen", "Screen", "TableScreen", "TvScreen", "board_cells",
-           "changes", "composer_context", "countdown", "draw", "history", "init_app", "past", "public_url",
-           "render_parts", "squeeze", "story_page", "unmark", "version_asked"]
+__all__ = ["Drawn", "Frame", "Kind", "OneLine", "Part", "PhoneScreen", "Screen", "TableScreen", "TvScreen",
+           "board_cells", "changes", "composer_context", "countdown", "draw", "drawing", "history", "init_app", "past",
+           "public_url", "render_parts", "squeeze", "story_page", "unmark", "version_asked"]
 
 
 def init_app(app) -> None:

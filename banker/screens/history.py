@@ -17,7 +17,7 @@ from ..rules import effects as happened
 from ..rules.state import GameState
 from ..store import Entry, Known
 from ..lru import LruCache
-from ..words.languages import locale
+from ..words.languages import locale_name
 from ..words.narrate import PUBLIC, mentions, summary, undid
 
 HISTORY_ROWS = 40
@@ -47,7 +47,7 @@ def _known(game: Known) -> dict[int, dict]:
     newest entries (those the Known keeps, store/memory.py RECENT) are ever shown by a screen: once
     the dict holds twice as many rows, those of older entries go (an undo's row was made with the
     words of the entry it took back, and keeps them)."""
-    known = _caches().rows.get((game.id, str(locale())), dict)
+    known = _caches().rows.get((game.id, locale_name()), dict)
     if game.entries and len(known) > 2 * len(game.entries):
         oldest = game.entries[-1].seq
         for seq in [seq for seq in list(known) if seq < oldest]:  # a copy: other threads add rows meanwhile

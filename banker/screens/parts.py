@@ -5,21 +5,22 @@ A page's live connection is sent out-of-band swaps (htmx applies each to the ele
 `Frame.swaps` the HTML that takes a page showing some earlier parts to it: nothing for a part it
 shows already, the rows added or changed for a list whose frame stayed the same, else the part.
 
-`draw` draws a screen for the live path, outside any request: at the address its pages were opened
-at (links and QR codes name it), in their language, with the marks of what differs between two
-browsers (marks.py) in place of the CSRF token and the nonces.
+`draw` draws a screen for the live path, within `drawing`: outside any request, at the address its
+pages were opened at (links and QR codes name it), in their language, with the marks of what
+differs between two browsers (marks.py) in place of the CSRF token and the nonces.
 """
 
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 from flask import current_app, g, render_template
-from flask_babel import force_locale
 from jinja2.ext import Extension
 from jinja2.lexer import Token, TokenStream
 
 from ..store import Known
+from ..words.languages import speaking
 from .screen import Kind, Screen
 
 
@@ -55,23 +56,29 @@ class Frame(NamedTuple):
         return "".join(html[name] for name in html if name not in nested) + "".join(html[name] for name in nested)
 
 
-def draw(kind: Kind, known: Known, locale: str, address: str, before: Frame | None, shared: dict,
-         give_way: Callable[[], None]) -> Frame:
-    """The screen of `kind` at `known`, drawn for the pages that show it in `locale` at `address`.
-    `before`: the same screen's frame at the version before (its parts whose values did not change
-    are kept, and its pieces may be taken); `shared`: the parts screens share at this version, filled
-    in as they are drawn; `give_way` is called before each part (the live path's: the answers to taps
-    go first)."""
-    with current_app.test_request_context(base_url=address), force_locale(locale):
+@contextmanager
+def drawing(locale: str, address: str) -> Iterator[None]:
+    """Where the live path draws screens (`draw`), outside any request: at the address their pages
+    were opened at (links and QR codes name it), in their language, with the marks of what differs
+    between two browsers (marks.py) in place of the CSRF token and the nonces. One serves every
+    screen of a version drawn in that language at that address: each costs about 80 µs to make."""
+    with current_app.test_request_context(base_url=address), speaking(locale):
         g.live_marks = True
-        screen = kind.made(known)
-        if before is not None:
-            screen.previous, before.screen.previous = before.screen, None  # one version back, no further
-        parts = render_parts(screen, before.parts if before else None, shared.setdefault((locale, address), {}),
-                             give_way)
-        renewed = frozenset(name for name, part in parts.items()
-                            if before is None or before.parts.get(name) is not part)
-        return Frame(parts, renewed, screen)
+        yield
+
+
+def draw(kind: Kind, known: Known, before: Frame | None, shared: dict, give_way: Callable[[], None]) -> Frame:
+    """The screen of `kind` at `known`, drawn (within `drawing`) for the pages that show it.
+    `before`: the same screen's frame at the version before (its parts whose values did not change
+    are kept, and its pieces may be taken); `shared`: the parts the screens drawn in the same language
+    at the same address share at this version, filled in as they are drawn; `give_way` is called
+    before each part (the live path's: the answers to taps go first)."""
+    screen = kind.made(known)
+    if before is not None:
+        screen.previous, before.screen.previous = before.screen, None  # one version back, no further
+    parts = render_parts(screen, before.parts if before else None, shared, give_way)
+    renewed = frozenset(name for name, part in parts.items() if before is None or before.parts.get(name) is not part)
+    return Frame(parts, renewed, screen)
 
 
 def render_parts(screen: Screen, shown: dict | None = None, shared: dict | None = None,

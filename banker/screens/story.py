@@ -23,7 +23,7 @@ from ..rules.story import Mark, Story, count
 from ..drawings import pictures
 from ..drawings.chart import worth_chart
 from ..lru import LruCache
-from ..words.languages import gettext as _, locale
+from ..words.languages import gettext as _, locale_name
 from ..words.names import square_name, square_names
 from ..words.labels import GROUP_NAMES, Translated
 
@@ -71,7 +71,7 @@ def story_page(game: Known, player: int | None = None) -> Markup:
     kept = current_app.extensions.get("banker.story_pages")
     if kept is None:
         kept = current_app.extensions.setdefault("banker.story_pages", LruCache(PAGES_KEPT))
-    return kept.get((game.id, game.version, str(locale()), player),
+    return kept.get((game.id, game.version, locale_name(), player),
                     lambda: Markup(render_template("story/_story.html", **page_context(game, player))))
 
 

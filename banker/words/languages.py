@@ -3,6 +3,10 @@ device picked before (a cookie), else its browser's Accept-Language. The API use
 choice, so a client gets its messages by sending Accept-Language."""
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import NamedTuple
 from urllib.parse import urlencode, urlsplit
 
 from datetime import datetime
@@ -10,7 +14,7 @@ from datetime import datetime
 from babel import Locale
 from babel.support import NullTranslations
 from flask import Flask, current_app, g, request
-from flask_babel import get_locale, get_translations
+from flask_babel import force_locale, get_locale, get_translations
 from jinja2 import pass_context
 from markupsafe import Markup
 
@@ -22,12 +26,49 @@ COOKIE = "lang"
 COOKIE_SECONDS = 365 * 24 * 3600
 
 
+class Spoken(NamedTuple):
+    """A locale as `speaking` keeps it at hand: Babel's, its name (pt_PT), its catalog, and whether
+    it is French (which elides)."""
+
+    locale: Locale
+    name: str
+    catalog: NullTranslations
+    french: bool
+
+
+_SPOKEN: ContextVar[Spoken | None] = ContextVar("banker.spoken", default=None)
+
+
+@contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """Everything within in locale `code` (Flask-Babel's force_locale), with that locale, its name
+    and its catalog at hand: the live path draws screens in it, which ask for them about 300 times
+    per change of a table, each time through two of Werkzeug's context lookups otherwise. Nothing
+    within forces another locale."""
+    with force_locale(code):
+        here = get_locale()
+        token = _SPOKEN.set(Spoken(here, str(here), _catalog(here), here.language == "fr"))
+        try:
+            yield
+        finally:
+            _SPOKEN.reset(token)
+
+
 def locale() -> Locale:
     """This request's locale, as get_locale() keeps it once chosen (or forced), read without its
     detours: a screen asks for it at every amount and sentence, and get_locale() took 4 µs. Where
     Flask-Babel 4 keeps it is private: tests/test_private_seams.py fails once a version moves it."""
+    spoken = _SPOKEN.get()
+    if spoken is not None:
+        return spoken.locale
     found = getattr(g.get("_flask_babel"), "babel_locale", None)
     return found if found is not None else get_locale()
+
+
+def locale_name() -> str:
+    """This request's locale as Babel names it (en, pt_PT): what is kept per language is kept by it."""
+    spoken = _SPOKEN.get()
+    return spoken.name if spoken is not None else str(locale())
 
 
 # The catalog of each locale, loaded once: Flask-Babel looks its cache up through five context
@@ -37,7 +78,11 @@ _CATALOGS: dict[Locale, NullTranslations] = {}
 
 def catalog() -> NullTranslations:
     """This request's translations."""
-    here = locale()
+    spoken = _SPOKEN.get()
+    return spoken.catalog if spoken is not None else _catalog(locale())
+
+
+def _catalog(here: Locale) -> NullTranslations:
     found = _CATALOGS.get(here)
     if found is None:
         found = _CATALOGS[here] = get_translations()
@@ -70,7 +115,8 @@ class _French(str):
 
 
 def _french() -> bool:
-    return getattr(locale(), "language", None) == "fr"
+    spoken = _SPOKEN.get()
+    return spoken.french if spoken is not None else getattr(locale(), "language", None) == "fr"
 
 
 def gettext(string: str, **variables) -> str:
@@ -126,7 +172,7 @@ def zone():
 
 def tag() -> str:
     """The page's language as HTML wants it: en, fr, pt-PT, ja."""
-    return str(locale()).replace("_", "-")
+    return locale_name().replace("_", "-")
 
 
 def switch() -> list[dict]:

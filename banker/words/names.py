@@ -7,7 +7,7 @@ from functools import cache
 
 from ..rules.board import EDITION_NAMES, Board, load_board
 from ..rules.errors import N_
-from .languages import gettext as _, locale
+from .languages import gettext as _, locale_name
 
 TERMS = {
     "go": N_("GO"), "community_chest": N_("Community Chest"), "chance": N_("Chance"),
@@ -20,7 +20,7 @@ SHORT_TERMS = {"jail": N_("Jail"), "community_chest": N_("Comm. Chest"), "electr
 
 
 def reader_language() -> str:
-    return str(locale()).split("_")[0]
+    return locale_name().split("_")[0]
 
 
 def labelled(labels: dict[str, str]) -> str:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from banker import store
 from banker.cli import banner
+from banker.words import languages
 from banker.words.amounts import money, typed
 
 from .games import new_game, page_form, play
@@ -104,6 +105,19 @@ def test_the_terminal_banner_speaks_the_terminals_language(app):
 def test_money_puts_the_editions_symbol_where_the_locale_does(app, locale, symbol, amount, shown):
     with app.test_request_context(), force_locale(locale):
         assert money(amount, symbol) == shown
+
+
+def test_what_is_drawn_speaking_a_language_is_in_it_and_the_request_is_in_its_own_again_after(app):
+    """languages.speaking (the live path draws each screen within it): the locale, its name, its
+    sentences (French elided), its money; then the request's own language, as it was."""
+    with app.test_request_context(headers={"Accept-Language": "ja"}):
+        assert (languages.locale_name(), languages.gettext("Dog")) == ("ja", translated("ja", "Dog"))
+        with languages.speaking("fr"):
+            assert str(languages.locale()) == languages.locale_name() == languages.tag() == "fr"
+            assert languages.gettext("Waiting for %(name)s.", name="Ann") == "En attente d'Ann."
+            assert money(1500, "€") == f"1{NNBSP}500{NBSP}€"
+        assert (languages.locale_name(), languages.gettext("Dog"), money(1500, "$")) == ("ja", translated("ja", "Dog"),
+                                                                                         "$1,500")
 
 
 @pytest.mark.parametrize(("typed_in", "read"), [("1 500", "1500"), ("1.500", "1500"), ("1,500", "1500"),

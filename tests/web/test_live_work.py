@@ -9,7 +9,7 @@ import threading
 from html.parser import HTMLParser
 
 import pytest
-from flask import g, template_rendered
+from flask import g, request_tearing_down, template_rendered
 from sqlalchemy import create_engine, text, update
 
 from banker import store
@@ -97,16 +97,21 @@ def test_the_forms_a_screen_is_pushed_carry_its_own_token_and_new_nonces(app, cl
 
 def test_a_change_renders_the_news_once_for_every_phone_that_shows_it(app, client, host, phone):
     game, listeners = watching(app, client, host, phone)
-    rendered = []
+    rendered, drawings = [], []
 
     def counting(sender, template, context, **extra):  # Flask's signal, whichever thread renders
         rendered.append(template.name)
 
+    def ending(sender, **extra):  # a request context's end: the renderer's are screens.drawing's
+        if threading.current_thread().name.startswith("banker-render"):
+            drawings.append(sender)
+
     try:
-        with template_rendered.connected_to(counting, app):
+        with template_rendered.connected_to(counting, app), request_tearing_down.connected_to(ending, app):
             version = game.ok("banker", type="bank_pay", player=3, amount=5)["version"]  # Cy's money
             events = [listener.next_event() for listener in listeners]
         assert all(event.id == str(version) for event in events)
+        assert len(drawings) == 1  # the eight screens, in one language at one address, drawn within one
         # Ann, whose turn it is, reads "Your turn" over the news; the six others share one.
         assert rendered.count("player/_news.html") == 2 and rendered.count("table/_news.html") == 1
         # The other phones render nothing of their own; Cy's phone the part that shows her cash, her

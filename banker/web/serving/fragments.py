@@ -12,7 +12,7 @@ from collections.abc import Hashable
 from flask import current_app
 from markupsafe import Markup
 
-from ...words.languages import locale
+from ...words.languages import locale_name
 from ...lru import LruCache
 
 # Rows kept per process: the squares of a few hundred game versions in each language, a few
@@ -26,7 +26,7 @@ def fragment(template: str, key: Hashable, **variables) -> Markup:
     def render() -> Markup:
         return Markup(current_app.jinja_env.get_template(template).render(variables))
 
-    return current_app.extensions["banker.fragments"].get((template, str(locale()), key), render)
+    return current_app.extensions["banker.fragments"].get((template, locale_name(), key), render)
 
 
 def init_app(app) -> None:
