@@ -28,22 +28,30 @@ class In(NamedTuple):
 
 
 class Derived(NamedTuple):
-    """A value the program evaluates, and a path into it: a key computed (`players[state.turn]`), or
-    a name the template sets once (`{% set a = state.auction %}`). What is read is the value, not
-    all it is made from; if it cannot be evaluated, all it is made from (`reads`)."""
+    """A value the program evaluates (`source`, an expression of the context: see `Reader.test`),
+    and a path into it: a key computed (`players[state.turn]`), or a name the template sets once
+    (`{% set a = state.auction %}`). What is read is the value, not all it is made from; if it
+    cannot be evaluated, all it is made from (`reads`)."""
 
-    evaluate: Callable[[dict, Environment], Any]
+    source: str
     steps: tuple
     reads: tuple
 
+    def evaluate(self, context: dict, environment: Environment):
+        return evaluator(self.source)(context, environment)
+
 
 class Branch(NamedTuple):
-    """An `{% if %}`: its test's reads, how to evaluate it, and the reads of each branch."""
+    """An `{% if %}`: its test's reads, its test (`source`, an expression of the context), and the
+    reads of each branch."""
 
     reads: tuple
-    test: Callable[[dict, Environment], Any]
+    source: str
     then: tuple
     otherwise: tuple
+
+    def test(self, context: dict, environment: Environment):
+        return evaluator(self.source)(context, environment)
 
 
 class Unknown(Exception):
@@ -123,10 +131,15 @@ class Reader:
         if isinstance(node, nodes.Assign) and id(node) in self.once:
             reads = self.node(node.node, local)
             try:
-                evaluate = _named(node.target.name, self.test(node.node, local))
+                source = self.test(node.node, local)
             except Unknown:
                 return reads
-            self.aliases[node.target.name] = Derived(evaluate, (), _unique(reads + ((node.target.name,),)))
+            # Where the `set` did not run (in a branch not taken, after a loop it ran in) the part's
+            # variable of that name would be read, if it has one: then it is not evaluated (X raises),
+            # and all the value is made from is read, with that variable.
+            name = repr(node.target.name)
+            source = f"(X({name}) if {name} in c else {source})"
+            self.aliases[node.target.name] = Derived(source, (), _unique(reads + ((node.target.name,),)))
             return ()  # read where it is used
         if isinstance(node, nodes.Include):
             if not isinstance(node.template, nodes.Const):
@@ -160,10 +173,10 @@ class Reader:
                          for item in self.node(child, inner))
             reads, otherwise = self.node(node.iter, local), self.statements(node.else_, local)
             try:
-                evaluate = self.test(node.iter, local)
+                source = self.test(node.iter, local)
             except Unknown:
                 return reads + body + otherwise
-            return (Branch(_unique(reads), evaluate, _unique(body), _unique(otherwise)),)
+            return (Branch(_unique(reads), source, _unique(body), _unique(otherwise)),)
         scoped = local
         if isinstance(node, nodes.For | nodes.With | nodes.CallBlock | nodes.FilterBlock | nodes.Scope):
             scoped = local | _assigned(node, within=True)
@@ -233,58 +246,52 @@ class Reader:
     def branch(self, test: nodes.Node, body: list, otherwise: tuple, local: frozenset) -> tuple:
         reads, then = self.node(test, local), self.statements(body, local)
         try:
-            evaluate = self.test(test, local)
+            source = self.test(test, local)
         except Unknown:
             return reads + then + otherwise
-        return (Branch(_unique(reads), evaluate, _unique(then), _unique(otherwise)),)
+        return (Branch(_unique(reads), source, _unique(then), _unique(otherwise)),)
 
-    def test(self, node: nodes.Node, local: frozenset) -> Callable[[dict, Environment], Any]:
-        """`node` as a function of the context, for the tests the program evaluates itself."""
+    def test(self, node: nodes.Node, local: frozenset) -> str:
+        """`node` as a Python expression of the context `c` and the environment `e` (in SCOPE's
+        names), for the tests the program evaluates itself: compiled into the program's function
+        (reads.py), a test costs no call of its own. It raises where the template would have been
+        undefined or raised (a variable the part does not give: KeyError, or X's Unknown)."""
         if isinstance(node, nodes.Const):
-            value = node.value
-            return lambda context, environment: value
+            return _literal(node.value)
         if isinstance(node, nodes.Getitem) and not isinstance(node.arg, nodes.Const):
-            holder, key = self.test(node.node, local), self.test(node.arg, local)
-            return lambda context, environment: environment.getitem(holder(context, environment),
-                                                                    key(context, environment))
+            return f"e.getitem({self.test(node.node, local)}, {self.test(node.arg, local)})"
         if isinstance(node, nodes.Name | nodes.Getattr | nodes.Getitem) and _chain(node) is not None:
             (path, *keys) = self.path(node, local)
             if isinstance(path, Derived):
-                return lambda context, environment: steps(path.evaluate(context, environment), path.steps, environment)
+                return f"ST({path.source}, {_literal(path.steps)}, e)" if path.steps else path.source
             if keys or path[0] in local:
                 raise Unknown(path[0])
             if all(step == "." for step, _ in path[1:]):  # attributes only: read without the general path
-                return _attributes(path[0], tuple(name for _, name in path[1:]))
-            return lambda context, environment: _value(path, context, environment)
+                source = f"c[{path[0]!r}]"  # a global, which the part does not give: both branches
+                for _, name in path[1:]:
+                    source = f"e.getattr({source}, {name!r})"
+                return source
+            return f"V({_literal(path)}, c, e)"
         if isinstance(node, nodes.Not):
-            inner = self.test(node.node, local)
-            return lambda context, environment: not inner(context, environment)
-        if isinstance(node, nodes.And):
-            left, right = self.test(node.left, local), self.test(node.right, local)
-            return lambda context, environment: left(context, environment) and right(context, environment)
-        if isinstance(node, nodes.Or):
-            left, right = self.test(node.left, local), self.test(node.right, local)
-            return lambda context, environment: left(context, environment) or right(context, environment)
+            return f"(not {self.test(node.node, local)})"
+        if isinstance(node, nodes.And | nodes.Or):
+            operator = "and" if isinstance(node, nodes.And) else "or"
+            return f"({self.test(node.left, local)} {operator} {self.test(node.right, local)})"
         if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0].op in _COMPARE:
-            left, right = self.test(node.expr, local), self.test(node.ops[0].expr, local)
-            compare = _COMPARE[node.ops[0].op]
-            return lambda context, environment: compare(left(context, environment), right(context, environment))
+            return f"({self.test(node.expr, local)} {_COMPARE[node.ops[0].op]} {self.test(node.ops[0].expr, local)})"
         if isinstance(node, nodes.CondExpr):
-            test, then = self.test(node.test, local), self.test(node.expr1, local)
-            otherwise = self.test(node.expr2, local) if node.expr2 is not None else None
-            if otherwise is None:
+            if node.expr2 is None:
                 raise Unknown("an if without an else")
-            return lambda context, environment: (then(context, environment) if test(context, environment)
-                                                 else otherwise(context, environment))
+            return (f"({self.test(node.expr1, local)} if {self.test(node.test, local)} "
+                    f"else {self.test(node.expr2, local)})")
         if isinstance(node, nodes.Filter) and node.name == "default" and node.node is not None and not node.kwargs \
                 and len(node.args) <= 1 and all(isinstance(arg, nodes.Const) for arg in node.args):
-            default = node.args[0].value if node.args else ""
+            default = _literal(node.args[0].value if node.args else "")
             inner = self.test(node.node, local) if not isinstance(node.node, nodes.Name) or node.node.name in local \
-                else (lambda context, environment, name=node.node.name: context.get(name, MISSING))
-            return lambda context, environment: _defaulted(inner(context, environment), default)
+                else f"c.get({node.node.name!r}, M)"
+            return f"DF({inner}, {default})"
         if isinstance(node, nodes.Test) and node.name in _TESTS and not node.args and not node.kwargs:
-            inner, check = self.test(node.node, local), _TESTS[node.name]
-            return lambda context, environment: check(inner(context, environment))
+            return _TESTS[node.name].format(self.test(node.node, local))
         raise Unknown(type(node).__name__)
 
 
@@ -299,18 +306,6 @@ def _assigned(node: nodes.Node, within: bool = False) -> frozenset:
     return frozenset(names)
 
 
-def _attributes(root: str, names: tuple) -> Callable:
-    """A variable's attribute's attribute... as a test reads it (`_value`, for attributes alone)."""
-    def value(context: dict, environment: Environment):
-        found = context.get(root, MISSING)
-        if found is MISSING:
-            raise Unknown(root)  # a global: both branches
-        for name in names:
-            found = environment.getattr(found, name)
-        return found
-    return value
-
-
 def _value(path: tuple, context: dict, environment: Environment):
     """A path's value as the template sees it: a variable the part does not give is undefined."""
     value = follow(path, context, environment)
@@ -319,27 +314,37 @@ def _value(path: tuple, context: dict, environment: Environment):
     return value
 
 
-def _named(name: str, evaluate: Callable) -> Callable:
-    """A name's value where the template set it once. Where the `set` did not run (in a branch not
-    taken, after a loop it ran in) the part's variable of that name would be read, if it has one:
-    then it is not evaluated, and all the value is made from is read, with that variable."""
-    def value(context: dict, environment: Environment):
-        if name in context:
-            raise Unknown(name)
-        return evaluate(context, environment)
-    return value
+def _unknown(name: str):
+    raise Unknown(name)
 
 
 def _defaulted(value, default):
     return default if value is MISSING or isinstance(value, Undefined) else value
 
 
-_COMPARE = {
-    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b, "lteq": lambda a, b: a <= b,
-    "gt": lambda a, b: a > b, "gteq": lambda a, b: a >= b, "in": lambda a, b: a in b, "notin": lambda a, b: a not in b,
-}
-_TESTS = {"none": lambda value: value is None, "defined": lambda value: not isinstance(value, Undefined),
-          "undefined": lambda value: isinstance(value, Undefined)}
+def _literal(value) -> str:
+    """A constant of a template (a number, a string, a path's steps) as Python source."""
+    if type(value) is tuple:
+        return "(" + "".join(_literal(item) + ", " for item in value) + ")"
+    if type(value) not in (str, int, bool, type(None)):
+        raise Unknown(repr(value))
+    return repr(value)
+
+
+# The names the tests' expressions use, besides the context `c` and the environment `e`.
+SCOPE = {"M": MISSING, "X": _unknown, "ST": steps, "V": _value, "DF": _defaulted, "UND": Undefined}
+_COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "lteq": "<=", "gt": ">", "gteq": ">=", "in": "in", "notin": "not in"}
+_TESTS = {"none": "({} is None)", "defined": "(not isinstance({}, UND))", "undefined": "isinstance({}, UND)"}
+_EVALUATORS: dict[str, Callable[[dict, Environment], Any]] = {}
+
+
+def evaluator(source: str) -> Callable[[dict, Environment], Any]:
+    """A test's expression (`Reader.test`) as a function of (context, environment), compiled once."""
+    found = _EVALUATORS.get(source)
+    if found is None:
+        found = _EVALUATORS[source] = eval(compile(f"lambda c, e: {source}", "<a template's test>", "eval"),
+                                           dict(SCOPE))
+    return found
 
 
 def _chain(node: nodes.Node) -> str | None:

@@ -25,7 +25,7 @@ from weakref import WeakKeyDictionary
 
 from jinja2 import Environment
 
-from .reading import BROKEN, MISSING, Branch, Derived, In, Reader, follow, source_of, steps
+from .reading import BROKEN, MISSING, SCOPE, Branch, Derived, In, Reader, follow, source_of, steps
 
 # (template, apart) -> its program, the program compiled and the sources it was read from, made once
 # per process (every app of a test run shares them); each app checks them against its templates once.
@@ -81,16 +81,26 @@ def _run(items: tuple, context: dict, environment: Environment, add: Callable) -
 
 def _compiled(items: tuple) -> Callable[[dict, Environment, Callable], None]:
     """A program as a Python function of (context, environment, add), which adds the values read in
-    the order `_run` would: a change asks a few dozen parts for theirs, each reading dozens."""
+    the order `_run` would: a change asks a few dozen parts for theirs, each reading dozens. Each
+    test's expression, and each value derived, is written into it (reading.Reader.test), so that a
+    part's values cost one call, not one for each test and for each step of it."""
     constants: list = []
+    names = iter(range(1 << 30))  # each value derived and each test its own name: one may be within another
 
     def constant(value) -> str:
         constants.append(value)
         return f"K[{len(constants) - 1}]"
 
-    def value(read) -> str:
+    def value(read, depth: int) -> str:
+        """An expression of the value of `read`, after the lines it needs."""
         if isinstance(read, Derived):
-            return f"D({constant(read)}, c, e, add)"
+            pad, found = "    " * depth, f"v{next(names)}"
+            lines.extend([f"{pad}try:", f"{pad}    {found} = {read.source}", f"{pad}except Exception:"])
+            emit(read.reads, depth + 1)  # what it is made from, since it cannot be evaluated
+            lines.append(f"{pad}    {found} = B")
+            if read.steps:
+                lines.extend([f"{pad}else:", f"{pad}    {found} = ST({found}, {constant(read.steps)}, e)"])
+            return found
         if len(read) == 1:
             return f"c.get({read[0]!r}, M)"
         if len(read) == 2 and read[1][0] == ".":  # one attribute: most paths (me.cash)
@@ -105,22 +115,22 @@ def _compiled(items: tuple) -> Callable[[dict, Environment, Callable], None]:
             if isinstance(item, Branch):
                 if item.reads:
                     emit(item.reads, depth)
-                taken = f"t{len(constants)}"  # each test its own name: a branch within may test too
-                lines.append(f"{pad}{taken} = T({constant(item.test)}, c, e)")
+                taken = f"t{next(names)}"
+                lines.extend([f"{pad}try:", f"{pad}    {taken} = True if {item.source} else False",
+                              f"{pad}except Exception:", f"{pad}    {taken} = U"])  # both branches
                 lines.append(f"{pad}if {taken} is U or {taken}:")
                 emit(item.then, depth + 1)
                 lines.append(f"{pad}if {taken} is U or not {taken}:")
                 emit(item.otherwise, depth + 1)
             elif isinstance(item, In):
-                lines.append(f"{pad}add(H({constant(item.constant)}, {value(item.path)}))")
+                lines.append(f"{pad}add(H({constant(item.constant)}, {value(item.path, depth)}))")
             else:
-                lines.append(f"{pad}add({value(item)})")
+                lines.append(f"{pad}add({value(item, depth)})")
 
     lines = ["def run(c, e, add):"]
     emit(items, 1)
-    scope = {"K": constants, "M": MISSING, "U": _UNKNOWN, "T": _taken, "H": _holds, "D": _read,
-             "S": lambda found, path, environment: found if found is MISSING else steps(found, path, environment),
-             "A": _attribute}
+    scope = {**SCOPE, "K": constants, "M": MISSING, "B": BROKEN, "U": _UNKNOWN, "H": _holds, "A": _attribute,
+             "S": lambda found, path, environment: found if found is MISSING else steps(found, path, environment)}
     exec(compile("\n".join(lines), "<the values a template reads>", "exec"), scope)
     return scope["run"]
 

@@ -34,6 +34,8 @@ TEMPLATES = {
     "lib": """{% macro line(who) %}{% if note %}{{ note }}:{% endif %}{{ seats[who].name }}{{ debts|length }}{% endmacro %}""",
     "plain": """{% macro bare(x) %}[{{ x }}]{% endmacro %}""",
     "outer": """<b>{% include "inner" %}</b>{{ note|default("none") }}""",
+    "fallback": """{% if note and note.startswith("h") %}{{ note }}{% else %}{{ turn }}{% endif %}{{ seats[absent] }}
+        {{ seats[turn if me == 1 else 2].cash }}{% if (note|default("x")) == "hi" or pending.kind is undefined %}{{ me }}{% endif %}""",
     "late": """{% macro own() %}{{ note }}{{ who }}{% endmacro %}{% if turn == 1 %}{% set who = seats[me] %}{{ own() }}{% endif %}
         {{ who.name if who else "?" }}{% if who is defined and who %}{{ who.cash }}{% endif %}""",
 }
@@ -47,7 +49,7 @@ def environment():
     return Environment(loader=DictLoader(TEMPLATES))
 
 
-@pytest.mark.parametrize("template", ["branches", "alias", "loops", "shadow", "macros", "outer", "late"])
+@pytest.mark.parametrize("template", ["branches", "alias", "loops", "shadow", "macros", "outer", "fallback", "late"])
 def test_the_same_values_read_draw_the_same_html(environment, template):
     drawn: list[tuple[tuple, str]] = []  # (values, HTML): values may hold what cannot be hashed
     names = list(DOMAIN)
