@@ -23,20 +23,6 @@ from .screen import Name, Part, Screen
 REPORTED = frozenset({"roll", "draw", "utility_roll"})
 
 
-def _holdings_from(state: GameState, player: int) -> tuple:
-    """What a player's deeds and their buttons are made from (rules/holdings.py): the player, who
-    holds which deed and its buildings, the bank's supply, debts, an auction (of a building, which
-    stops building), a house won at auction waiting to be placed (anyone's), a decision of the
-    player's own; under the tournament rule (deals between turns only), where the turn stands."""
-    pending = state.pending
-    if state.settings.deals_between_turns:
-        timing = (state.turn, state.rolled, state.doubles, pending)
-    else:
-        timing = (pending if pending and (pending["kind"] == "place" or pending.get("player") == player) else None,)
-    return (state.player(player), state.deeds, state.bank_houses, state.bank_hotels, state.debts, state.status,
-            state.auction, *timing)
-
-
 class Out(NamedTuple):
     """A bankrupt player as their phone tells them: their final place of `players` (None: not known,
     a game saved before places were kept), whom they went bankrupt to (a player's name, or the
@@ -121,15 +107,13 @@ class PhoneScreen(Screen):
     def holdings(self) -> dict:
         """My deeds by group, each group marked `open` when something can be done in it now. The
         dearest piece of a phone, and the same after most changes (someone else's money or pawn):
-        taken from the screen of the version before when nothing it is made from changed."""
-        state = self.state
-        self._holdings_from = _holdings_from(state, self.player)
-        before = self.previous
-        if before is not None and "holdings" in before.__dict__ and before._holdings_from == self._holdings_from:
-            return before.holdings
-        sections = explain(self.state, holdings(self.state, self.player))
+        taken from the screen of the version before when what it read of the state reads the same."""
+        return self.kept("holdings", self._holdings)
+
+    def _holdings(self, state: GameState) -> dict:
+        sections = explain(state, holdings(state, self.player))
         # Building (or placing a house won at auction); and in debt, selling and mortgaging to pay it.
-        can = ("build", "sell", "mortgage") if self.state.debts_of(self.player) else ("build",)
+        can = ("build", "sell", "mortgage") if state.debts_of(self.player) else ("build",)
         for section in sections:
             section["open"] = any(_possible(lot, button) for lot in section["lots"] for button in can)
         return {"holdings": sections}

@@ -16,6 +16,7 @@ Which screen a page shows, beyond its game, is its `Kind`: the live path draws e
 version, language and address, for every page that shows it (parts.py).
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
@@ -34,6 +35,7 @@ from ..words.card_texts import card_text
 from ..words.narrate import refusal
 from . import countdown, history, reads
 from .board import board_cells
+from .recording import Recording, reads_the_same
 
 
 class Part(NamedTuple):
@@ -79,6 +81,7 @@ class Screen:
         # that did not change may be taken from it.
         self.previous: Screen | None = None
         self._parts: dict[str, dict] = {}
+        self._kept: dict[str, tuple[dict, dict]] = {}  # a piece made by `kept`: (what it read, the piece)
 
     def context(self, parts=None) -> dict:
         """Template variables for these parts (default: the whole page)."""
@@ -107,6 +110,18 @@ class Screen:
         shows, the part is not drawn again."""
         inside = frozenset(self.PARTS[name].template for name, around in self.NESTED.items() if around == part)
         return reads.values(self.PARTS[part].template, current_app.jinja_env, self.part_context(part), inside)
+
+    def kept(self, piece: str, make: Callable[[GameState], dict]) -> dict:
+        """A piece made by `make` from the state alone (and this screen's player and language): the
+        same screen's at the version before when the state reads the same now as what `make` read of
+        it then (recording.py); else made again, reading the state through a `Recording`."""
+        before = self.previous
+        found = before._kept.get(piece) if before is not None else None
+        if found is None or not reads_the_same(found[0], self.state):
+            recording = Recording(self.state)
+            found = (recording.read, make(recording))
+        self._kept[piece] = found
+        return found[1]
 
     def _history_before(self) -> tuple | None:
         """The history this screen showed at the version before, when the renderer has it: after
