@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
 
-from flask import current_app, g, render_template
+from flask import before_render_template, current_app, g, template_rendered
 from jinja2.ext import Extension
 from jinja2.lexer import Token, TokenStream
 
@@ -101,11 +101,24 @@ def render_parts(screen: Screen, shown: dict | None = None, shared: dict | None 
         drawn = shared.setdefault(part.template, []) if shared is not None else []
         same = next((other for other in drawn if other.values == depends[name] and other.inside == inside), None)
         if same is None:
-            same = Drawn(depends[name], squeeze(render_template(part.template, oob=True, **screen.part_context(name))),
+            same = Drawn(depends[name], squeeze(_rendered(part.template, {**screen.part_context(name), "oob": True})),
                          inside)
             drawn.append(same)
         parts[name] = same
     return parts
+
+
+def _rendered(template: str, context: dict) -> str:
+    """A part's template rendered as Flask's render_template renders it (its signals sent), but for
+    the context processors: what they add (`g`, `request`, `session`, the CSRF token) every template
+    has as the environment's globals already (the token marked: marks.py), and they ran again for
+    each of the dozen parts a change draws."""
+    app = current_app._get_current_object()
+    drawn = app.jinja_env.get_template(template)
+    before_render_template.send(app, _async_wrapper=app.ensure_sync, template=drawn, context=context)
+    html = drawn.render(context)
+    template_rendered.send(app, _async_wrapper=app.ensure_sync, template=drawn, context=context)
+    return html
 
 
 _LINES = re.compile(r"\s*\n\s*")
