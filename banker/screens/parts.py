@@ -13,6 +13,7 @@ differs between two browsers (marks.py) in place of the CSRF token and the nonce
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import NamedTuple
 
 from flask import before_render_template, current_app, g, template_rendered
@@ -176,8 +177,8 @@ def changes(old: str | None, new: str) -> str:
         return ""
     if old is None or "<!--row " not in new or "<!--row " not in old:
         return new
-    before, after = _ROW.findall(old), _ROW.findall(new)
-    if _NOT_FRAME.sub("", old) != _NOT_FRAME.sub("", new) or {r[:3] for r in before} != {r[:3] for r in after}:
+    (old_frame, before), (new_frame, after) = _listed(old), _listed(new)
+    if old_frame != new_frame or {r[:3] for r in before} != {r[:3] for r in after}:
         return new  # the rest of the part changed, or the list is another
     tag, list_id, keep = after[0][:3]
     old_rows = {_row_id(html): html for *_, html in before}
@@ -192,6 +193,15 @@ def changes(old: str | None, new: str) -> str:
              for r, row in zip(after[added:], kept) if old_rows[row] != r[3]]
     # In a <template>, which htmx looks into: a table's row parses only there, not beside a <p>.
     return "".join(f"<template>{swap}</template>" for swap in html)
+
+
+@lru_cache(maxsize=32)
+def _listed(html: str) -> tuple[str, list[tuple[str, str, str, str]]]:
+    """A part's HTML with rows: its frame (but its rows and the parts inside it), and its rows. Found
+    once for each HTML drawn: a part's HTML is the new one at one version and the old one at the
+    next, and each page showing it asks. A few dozen kept, those of the last changes (the nine
+    screens of a table have nine lists): 512 kept cost more CPU in live_parts.py than they saved."""
+    return _NOT_FRAME.sub("", html), _ROW.findall(html)
 
 
 def _row_id(html: str) -> str:
