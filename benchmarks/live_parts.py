@@ -8,10 +8,12 @@ per change (counted by Flask's template signals), and which templates that time 
 file or name matches PATTERN, a regular expression; or the first N of them), by cumulative time, or
 with `--self` by each function's own time.
 
-Run: .venv/bin/python benchmarks/live_parts.py   (prints a table; asserts nothing)
+Run: .venv/bin/python benchmarks/live_parts.py   (prints a table; asserts nothing). With
+PYTHONPATH=<another checkout> it measures that checkout's code (git archive <commit> | tar -x -C ...).
 """
 
 import collections
+import contextlib
 import cProfile
 import pstats
 import random
@@ -21,12 +23,24 @@ import time
 from flask import before_render_template, template_rendered
 from live_and_actions import a_table, an_app, play
 
-from banker import store
-from banker.screens import Kind, PhoneScreen, TableScreen, draw, drawing
+from banker import screens, store
+from banker.screens import Kind, PhoneScreen, TableScreen
 
 CHANGES = 60
 ADDRESS = "http://192.168.1.20:8000/"  # where the pages were opened: the laptop's address on the LAN
 KINDS = [Kind(TableScreen, (True,))] + [Kind(PhoneScreen, (player,)) for player in range(1, 9)]
+
+
+if hasattr(screens, "drawing"):
+    drawing, draw = screens.drawing, screens.draw
+else:  # an older checkout measured (PYTHONPATH=<checkout>): its draw made its own request context
+    @contextlib.contextmanager
+    def drawing(locale: str, address: str):
+        drawing.where = (locale, address)
+        yield
+
+    def draw(kind, known, before, shared, give_way):
+        return screens.draw(kind, known, *drawing.where, before, {drawing.where: shared}, give_way)
 
 
 def main() -> None:
