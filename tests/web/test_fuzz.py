@@ -16,7 +16,8 @@ from sqlalchemy import func, select
 
 from banker.models import Game as GameRow
 from banker.models import db
-from banker.rules.actions import ACTIONS, UNDO
+from banker.rules.actions import UNDO
+from banker.rules.declaration import ACTIONS
 from banker.rules.board import EDITIONS
 from banker.rules.state import TOKENS, Settings
 
