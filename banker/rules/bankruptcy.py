@@ -1,7 +1,7 @@
 """Debt's last step: what selling and mortgaging everything would raise, bankruptcy to a player
 or to the bank, and the end of the game when one player is left."""
 
-from . import effects as happened
+from .effects import bank as happened
 from .auctions import leave, open_deed_auction
 from .buildings import HOTEL, level, refund, set_level
 from .errors import N_, RuleError

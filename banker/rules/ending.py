@@ -4,7 +4,7 @@ every seat still in has had as many turns as the first seat, and ranks everyone 
 round's clock that leads to it is the tournament's, told to each of its tables (`set_round_clock`)
 whenever it starts, pauses or runs again, so that the table's own screens show it."""
 
-from . import effects as happened
+from .effects import play as happened
 from .errors import N_, ActionError, RuleError
 from .networth import standings
 from .state import GameState

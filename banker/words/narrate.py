@@ -195,7 +195,7 @@ def _moved(p: dict, effect: dict) -> str:
     return _("{player} moves to {square}.").format(**p)
 
 
-# Every kind of effect (banker/rules/effects.py) by its sentence, or None where the same action's
+# Every kind of effect (banker/rules/effects/) by its sentence, or None where the same action's
 # other effects already tell it.
 STORIES = {
     "joined": lambda p, e: _("{player} joined the game.").format(**p),
