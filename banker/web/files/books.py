@@ -18,7 +18,7 @@ from ...rules.errors import N_
 from ...store import Game, archive
 from ...words.languages import gettext as _, zone
 from ...words.labels import GROUP_NAMES
-from ...words.narrate import party, square
+from ...words.phrases import party, square
 
 # Each transfer's reason (rules/effects/bank.py, transfer) as the ledger's column says it.
 REASONS = {"salary": N_("GO salary"), "rent": N_("Rent"), "tax": N_("Tax"), "purchase": N_("Purchase"),
