@@ -161,11 +161,6 @@ def _last_player_wins(state: GameState, effects: list) -> bool:
     return True
 
 
-def end_game(state: GameState, effects: list) -> None:
-    """The banker ends the game (a time limit, or the table has had enough)."""
-    finish(state, effects)
-
-
 def receive_deeds(state: GameState, player_id: int, lifts: list[int], effects: list) -> None:
     """A creditor who received mortgaged deeds lifts each now (value + 10%) or pays the 10% fee."""
     pending = state.pending

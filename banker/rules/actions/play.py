@@ -4,7 +4,7 @@ end called. Each is declared once, whole (package docstring); the rule modules o
 and apply them. The Bank's business, money and deeds, is declared in bank.py.
 """
 
-from .. import bankruptcy, buying, cards, ending, jail, lobby, moves, turns
+from .. import buying, cards, ending, jail, lobby, moves, turns
 from ..declaration import Action, Counted, Who, action, arg
 from ..errors import N_, ActionError
 from ..inputs import (card_choice, card_effect, card_id, deck_name, dice, moment, name, order, seconds, square, tax_choice,
@@ -195,4 +195,4 @@ class EndGame(Action):
     """End the game now: standings by net worth."""
 
     def run(self, state, player, effects):
-        bankruptcy.end_game(state, effects)
+        ending.finish(state, effects)
