@@ -34,6 +34,7 @@ from .inputs import (
     tax_choice,
     text,
     token,
+    told,
 )
 from .state import BANK
 
@@ -431,16 +432,19 @@ class LastTurn(Action):
         ending.call_last_turn(state, effects)
 
 
-@action("round_clock", Who.BANKER)
+@action("round_clock", Who.BANKER, in_lobby=True)
 class RoundClock(Action):
     """A tournament's round clock, told to its table (store/tournaments.py): running until `ends_at`
-    (Unix seconds), or paused with `paused_left` seconds left."""
+    (Unix seconds), paused with `paused_left` seconds left, or neither (the round's start undone);
+    with `last_turn`, whether the last turn is called (false: its call undone). Also in the lobby: a
+    table whose start is undone is told, and replays, the clock it had."""
 
     ends_at: int | None = arg(moment, default=None)
     paused_left: int | None = arg(seconds, default=None)
+    last_turn: bool | None = arg(told, default=None)
 
     def run(self, state, player, effects):
-        ending.set_round_clock(state, self.ends_at, self.paused_left, effects)
+        ending.set_round_clock(state, self.ends_at, self.paused_left, self.last_turn, effects)
 
 
 @action("end_game", Who.BANKER)

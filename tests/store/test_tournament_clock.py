@@ -8,11 +8,12 @@ import threading
 from types import SimpleNamespace
 
 import pytest
+from flask import current_app
 from sqlalchemy import func, select
 
 from banker import gunicorn_config, store
 from banker.models import TournamentAction, db
-from banker.rules import Actor
+from banker.rules import Actor, GameError
 from banker.store import tournaments
 
 from ..apps import close, make_app
@@ -121,3 +122,62 @@ def test_a_tables_undo_passes_over_the_rounds_clock_the_organiser_runs(app):
     assert state.player(1).cash == 1_500 and state.round_paused_left is not None
     assert told(games[0])[-2:] == ["round_clock", "round_clock"] and "bank_pay" not in told(games[0])
     assert store.replay_game(game).to_dict() == game.state
+    store.act(games[0], {"type": "undo"}, actor=banker)  # the start itself: the clock replays in the lobby
+    db.session.rollback()
+    game = store.find_game(games[0])
+    assert store.load_state(game).status == "lobby" and store.replay_game(game).to_dict() == game.state
+
+
+def host_screen(game: str) -> str:
+    """A table's host screen, as its laptop shows it (without the banker's tools)."""
+    db.session.rollback()
+    return current_app.test_client().get(f"/t/{game}").get_data(as_text=True)
+
+
+def test_the_organisers_undo_of_the_rounds_start_takes_back_every_tables_start_and_clock(app):
+    keeper_off(app)
+    code, games = a_round(ends_in=-5)  # its time even ran out: the start is undone before anyone called it
+    banker = Actor(banker=True)
+    tournaments.act(code, {"type": "undo"}, ORGANISER)
+    # No keeper calls the last turn of a start that was undone, whenever it looks.
+    assert app.extensions["banker.round_clock"].call_due() is None and called(code) == 0
+    # The tables are back where the tournament is: not started, no clock on any screen.
+    first = store.load_state(store.find_game(games[0]))
+    assert first.status == "lobby" and first.round_ends_at is None and first.round_paused_left is None
+    assert "data-deadline" not in host_screen(games[0]) and "Time left" not in host_screen(games[0])
+    # A table whose start did not come last (the organiser acted there meanwhile) keeps its play, with no clock.
+    tournaments.act(code, {"type": "start_round"}, ORGANISER)
+    store.act(games[1], {"type": "bank_pay", "player": 1, "amount": 10, "memo": "prize"}, actor=banker)
+    tournaments.act(code, {"type": "undo"}, ORGANISER)
+    played_on = store.load_state(store.find_game(games[1]))
+    assert played_on.status == "playing" and played_on.player(1).cash == 1_510
+    assert played_on.round_ends_at is None and "Time left" not in host_screen(games[1])
+    assert store.load_state(store.find_game(games[0])).status == "lobby"
+    # Started again: every table plays to the new deadline.
+    ends_at = tournaments.act(code, {"type": "start_round"}, ORGANISER).state.clock.ends_at
+    for game in games:
+        state = store.load_state(store.find_game(game))
+        assert state.status == "playing" and state.round_ends_at == ends_at
+        assert "data-deadline" in host_screen(game)
+        assert store.replay_game(store.find_game(game)).to_dict() == store.find_game(game).state
+
+
+def test_the_organisers_undo_of_the_last_turn_reaches_every_table_until_the_rounds_time_is_up(app):
+    keeper_off(app)
+    code, games = a_round(ends_in=600)
+    tournaments.act(code, {"type": "pause_clock"}, ORGANISER)
+    tournaments.act(code, {"type": "last_turn"}, ORGANISER)  # called early, the clock paused
+    tournaments.act(code, {"type": "undo"}, ORGANISER)
+    for game in games:
+        state = store.load_state(store.find_game(game))
+        assert not state.last_turn and state.round_paused_left is not None
+        shown = host_screen(game)  # (the history still tells the last turn's call, then its undo)
+        assert "Clock paused: 10:00 left" in shown and "time-limit over" not in shown
+        assert store.replay_game(store.find_game(game)).to_dict() == store.find_game(game).state
+    tournaments.act(code, {"type": "resume_clock"}, ORGANISER, at=tournaments.now() - 700)  # (its time is up now)
+    assert tournaments.call_time(code)
+    with pytest.raises(GameError) as refused:  # the time called it: undone, it would be called again at once
+        tournaments.act(code, {"type": "undo"}, ORGANISER)
+    assert refused.value.code == "time_is_up"
+    assert all(store.load_state(store.find_game(game)).last_turn for game in games)
+
