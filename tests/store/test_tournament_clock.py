@@ -181,3 +181,20 @@ def test_the_organisers_undo_of_the_last_turn_reaches_every_table_until_the_roun
     assert refused.value.code == "time_is_up"
     assert all(store.load_state(store.find_game(game)).last_turn for game in games)
 
+
+@pytest.mark.parametrize("database", ["postgres"], indirect=True)
+def test_another_serving_process_with_no_page_open_hears_of_a_round_and_calls_its_last_turn(app, database):
+    keeper_off(app)  # this process starts the round and calls nothing
+    other = make_app(database)  # a server's other process: serving, no page open
+    try:
+        gunicorn_config.post_worker_init(SimpleNamespace(wsgi=other))
+        assert other.extensions["banker.notifier"].listening.wait(10)
+        code, games = a_round(ends_in=-1)
+        for _ in range(200):  # the other process's keeper hears of the round and calls its last turn
+            if called(code):
+                break
+            threading.Event().wait(0.05)
+    finally:
+        close(other)
+    assert called(code) == 1
+    assert [told(game).count("last_turn") for game in games] == [1, 1]
