@@ -194,8 +194,10 @@ STORIES = {
     "deeds_claimed": lambda p, e: _("{player} takes {from}'s deeds.").format(**p),
     "claim_declined": lambda p, e: _("{player} leaves {from}'s deeds to the bank's auction.").format(**p),
     "round_clock": lambda p, e: (_("The round's clock is paused.") if e["paused_left"] is not None
-                                 else _("The round's clock is running.")),
+                                 else _("The round's clock is running.") if e["ends_at"] is not None
+                                 else _("The round has not started: its clock is stopped.")),
     "last_turn": lambda p, e: _("Last turn: the game ends once everyone has had as many turns as the first player."),
+    "last_turn_withdrawn": lambda p, e: _("The last turn is no longer called: the game goes on."),
     "ended": lambda p, e: _("The game is over: {winner} wins!").format(**p),
     "turn_ended": lambda p, e: _("{player} ended the turn.").format(**p),
     "turn": lambda p, e: _("It is {player}'s turn.").format(**p),

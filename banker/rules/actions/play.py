@@ -8,7 +8,7 @@ from .. import buying, cards, ending, jail, lobby, moves, turns
 from ..declaration import Action, Counted, Who, action, arg
 from ..errors import N_, ActionError
 from ..inputs import (card_choice, card_effect, card_id, deck_name, dice, moment, name, order, seconds, square, tax_choice,
-                      token)
+                      token, told)
 
 # Before the start
 
@@ -178,16 +178,19 @@ class LastTurn(Action):
         ending.call_last_turn(state, effects)
 
 
-@action("round_clock", Who.BANKER)
+@action("round_clock", Who.BANKER, in_lobby=True)
 class RoundClock(Action):
     """A tournament's round clock, told to its table (store/tournaments.py): running until `ends_at`
-    (Unix seconds), or paused with `paused_left` seconds left."""
+    (Unix seconds), paused with `paused_left` seconds left, or neither (the round's start undone);
+    with `last_turn`, whether the last turn is called (false: its call undone). Also in the lobby: a
+    table whose start is undone is told, and replays, the clock it had."""
 
     ends_at: int | None = arg(moment, default=None)
     paused_left: int | None = arg(seconds, default=None)
+    last_turn: bool | None = arg(told, default=None)
 
     def run(self, state, player, effects):
-        ending.set_round_clock(state, self.ends_at, self.paused_left, effects)
+        ending.set_round_clock(state, self.ends_at, self.paused_left, self.last_turn, effects)
 
 
 @action("end_game", Who.BANKER)

@@ -164,6 +164,12 @@ def last_turn() -> dict:
 
 
 @kind
+def last_turn_withdrawn() -> dict:
+    """The tournament's organiser undid the call of the last turn: the game goes on as before it."""
+    return {}
+
+
+@kind
 def ended(winner: int) -> dict:
     """The game is over; `winner` heads the standings (kept in the state)."""
     return {"winner": winner}
