@@ -1,6 +1,6 @@
 """The event's action vocabulary: every change to an event is one of these, declared once (its type,
 who may take it, its fields and how each is parsed, and the rule it runs), as a game's actions are
-in rules/actions.py. Parsing checks only the shape of the input; the rules decide if it is legal now.
+in rules/actions/. Parsing checks only the shape of the input; the rules decide if it is legal now.
 
 Who acts: the organiser (who also stands for the store, which records what the tables did: the
 games it created, a game's end); a player, for their own registration and withdrawal; a newcomer

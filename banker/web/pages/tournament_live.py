@@ -31,7 +31,7 @@ from flask import Response, current_app, request, stream_with_context
 from ...live import Full, turned_away
 from ...rules.tournament import EventState
 from ...rules.tournament.state import MAX_EVENT_PLAYERS
-from ...store import notifier, release, tournaments
+from ...store import in_one_line, notifier, outage, release, tournaments
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +109,11 @@ class ClockKeeper:
             try:
                 with self.app.app_context():
                     following = self.call_due()
-            except Exception:  # the database away a moment: looked at again later, never given up
-                log.exception("the round clock keeper could not look at the deadlines")
+            except Exception as error:  # looked at again later, never given up
+                if outage(error):  # the database away a moment (restarting): a line, not a traceback
+                    log.warning("the round clock keeper could not reach the database (%s)", in_one_line(error))
+                else:
+                    log.exception("the round clock keeper could not look at the deadlines")
                 following = time.time() + KEEPER_RETRY
             with self.lock:
                 if following is None and not self.wake.is_set():
