@@ -1,11 +1,19 @@
 """The tournament's screens live (web/pages/tournament_live.py), their work counted, never timed: a
-table's change reaches the organiser's screen without a read of the database when it changes a
-table's turn or leader, and writes nothing when it does not; the event TV and a phone between
-rounds, whose parts depend on the tournament alone, hear nothing of a table's change; a tournament
-change reaches every screen once."""
+table's change costs the statements a game alone's does and is published once, as a game's (the
+round clock's keeper and the notifier's other listeners hear nothing of it); it reaches the
+organiser's screen without a read of the database when it changes a table's turn or leader,
+rendered once and with no QR drawn, and writes nothing when it does not; the event TV and a phone
+between rounds, whose parts depend on the tournament alone, hear nothing of a table's change; a
+tournament change reaches every screen once."""
 
 import re
+import threading
 
+from flask import template_rendered
+
+from banker import qr
+
+from .games import new_game
 from .test_live import Listener
 from .test_tournament_pages import post
 
@@ -17,7 +25,10 @@ class Screen:
 
 
 
-def test_a_tables_change_reaches_the_organiser_alone_and_only_when_it_shows(app, statements):
+def test_a_tables_change_costs_a_games_and_reaches_the_organiser_alone_when_it_shows(
+        app, statements, host, monkeypatch):
+    alone = new_game(app.test_client(), players=4, rules={"preset": "official"})
+    paid_alone = _payment(host(alone).client, alone.code, statements)
     organiser = app.test_client()
     made = post(organiser, "/events", "/events/new", name="Live night", rounds="2", round_minutes="60",
                 table_size="4", scoring="net_worth", final="0", preset="official", edition="us")
@@ -34,18 +45,25 @@ def test_a_tables_change_reaches_the_organiser_alone_and_only_when_it_shows(app,
     version = _version(organiser, f"/e/{code}")
     game = state["rounds"][0]["tables"][0]["game"]
     screens = [Listener(Screen(organiser, f"/e/{code}"), version), Listener(Screen(organiser, tv), version)]
+    heard, rendered, drawn = [], [], []
+    app.extensions["banker.notifier"].listeners.append(lambda code, version: heard.append(code))
+    svg = qr.svg
+    monkeypatch.setattr(qr, "svg", lambda data: drawn.append(data) or svg(data))
     try:
         for screen in screens:
             screen.idle()
         readers = {screen._thread.name for screen in screens}
-        statements.clear()
-        # The organiser (each table's banker) pays the second seat: the table's leader changes.
-        second = _host_post(organiser, game, type="bank_pay", player="2", amount="500")
-        update = screens[0].next_event()
+        with template_rendered.connected_to(lambda sender, template, **extra: rendered.append(template.name), app):
+            # The organiser (each table's banker) pays the second seat: the table's leader changes.
+            paid = _payment(organiser, game, statements)
+            update = screens[0].next_event()
         assert update.name == "update" and 'id="event"' in update.data and update.id == str(version)
         assert not [s for thread, s in statements if thread in readers], statements
+        assert not [s for thread, s in statements if thread == "banker-round-clock"], statements
+        assert len(paid) == len(paid_alone), (paid, paid_alone)
+        assert heard == [game] and rendered.count("tournament/_organiser.html") == 1 and not drawn
         # Another payment to the leader changes neither whose turn it is nor who leads: nothing is written.
-        assert second and _host_post(organiser, game, type="bank_pay", player="2", amount="5")
+        assert _host_post(organiser, game, type="bank_pay", player="2", amount="5")
         added = api.post(f"/api/events/{code}/actions", json={"type": "add_player", "name": "Ed"},
                          headers={"Authorization": "Bearer nobody"})
         assert added.status_code == 401
@@ -64,6 +82,16 @@ def _token(client, url: str) -> str:
 
 def _version(client, url: str) -> int:
     return int(re.search(r'sse-connect="[^"?]*\?v=(\d+)"', client.get(url).get_data(as_text=True)).group(1))
+
+
+def _payment(client, game: str, statements) -> list[str]:
+    """The statements that the host screen's payment of 500 to the second seat sends from the
+    thread answering it."""
+    token = _token(client, f"/t/{game}")
+    statements.clear()
+    answer = client.post(f"/t/{game}/act", data={"csrf_token": token, "type": "bank_pay", "player": "2", "amount": "500"})
+    assert answer.status_code in (200, 303), answer.get_data(as_text=True)
+    return [s for thread, s in statements if thread == threading.current_thread().name]
 
 
 def _host_post(client, game: str, **fields) -> bool:

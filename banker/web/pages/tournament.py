@@ -47,11 +47,14 @@ def _tournament(code: str):
 
 def _view(code: str, state) -> dict:
     """What every page of the tournament shows: its state, names, standings and clock, and the
-    registration's address and QR."""
+    registration's address, with its QR while registration is open (the only time a page shows it:
+    drawing it takes about 14 ms, and the organiser's screen was drawn again about once a second
+    while the tables play, docs/benchmarks.md)."""
     register_url = public_url(url_for("tournament.register", code=code))
+    register_qr = qr.svg(register_url) if state.status == "registering" else None
     return {"code": code, "state": state, "names": {p.id: p.name for p in state.players},
             "standings": standings(state), "clock": results.clock(state, tournaments.now()),
-            "register_url": register_url, "register_qr": qr.svg(register_url), "status_words": STATUS_WORDS}
+            "register_url": register_url, "register_qr": register_qr, "status_words": STATUS_WORDS}
 
 
 @bp.get("/events/new")
