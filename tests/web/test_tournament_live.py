@@ -15,6 +15,7 @@ from banker import qr
 
 from .games import new_game
 from .test_live import Listener
+from .test_live_work import _elements, apply, comparable
 from .test_tournament_pages import post
 
 class Screen:
@@ -42,11 +43,12 @@ def test_a_tables_change_costs_a_games_and_reaches_the_organiser_alone_when_it_s
     for kind in ("seat_round", "start_round"):
         assert post(organiser, f"/e/{code}", f"/e/{code}", type=kind).status_code == 303
     state = api.get(f"/api/events/{code}").json
-    version = _version(organiser, f"/e/{code}")
+    page = organiser.get(f"/e/{code}").get_data(as_text=True)
+    version, shown = _version(page), {"event": _part(page, "event")}
     game = state["rounds"][0]["tables"][0]["game"]
     screens = [Listener(Screen(organiser, f"/e/{code}"), version), Listener(Screen(organiser, tv), version)]
-    heard, rendered, drawn = [], [], []
-    app.extensions["banker.notifier"].listeners.append(lambda code, version: heard.append(code))
+    published, rendered, drawn = [], [], []
+    app.extensions["banker.notifier"].listeners.append(lambda code, version: published.append(code))
     svg = qr.svg
     monkeypatch.setattr(qr, "svg", lambda data: drawn.append(data) or svg(data))
     try:
@@ -57,11 +59,18 @@ def test_a_tables_change_costs_a_games_and_reaches_the_organiser_alone_when_it_s
             # The organiser (each table's banker) pays the second seat: the table's leader changes.
             paid = _payment(organiser, game, statements)
             update = screens[0].next_event()
-        assert update.name == "update" and 'id="event"' in update.data and update.id == str(version)
-        assert not [s for thread, s in statements if thread in readers], statements
-        assert not [s for thread, s in statements if thread == "banker-round-clock"], statements
+        # As a game alone's: the same statements, one publication (the round clock's keeper reads nothing).
         assert len(paid) == len(paid_alone), (paid, paid_alone)
-        assert heard == [game] and rendered.count("tournament/_organiser.html") == 1 and not drawn
+        assert published == [game], published
+        assert not [s for thread, s in statements if thread == "banker-round-clock"], statements
+        # The organiser's screen reads nothing and is written the table's line alone, drawn once.
+        assert not [s for thread, s in statements if thread in readers], statements
+        assert update.name == "update" and update.id == str(version)
+        assert 'id="glance-1"' in update.data and 'id="event"' not in update.data
+        assert [name for name in rendered if name.startswith("tournament/")] == ["tournament/_glance.html"]
+        assert not drawn  # no QR: registration is over
+        apply(shown, update.data)
+        assert comparable(shown["event"]) == comparable(_part(organiser.get(f"/e/{code}").get_data(as_text=True), "event"))
         # Another payment to the leader changes neither whose turn it is nor who leads: nothing is written.
         assert _host_post(organiser, game, type="bank_pay", player="2", amount="5")
         added = api.post(f"/api/events/{code}/actions", json={"type": "add_player", "name": "Ed"},
@@ -71,17 +80,26 @@ def test_a_tables_change_costs_a_games_and_reaches_the_organiser_alone_when_it_s
         heard = [screen.next_event() for screen in screens]  # after the pings: the tournament's change
         assert [(e.name, e.id) for e in heard] == [("update", str(version + 1))] * 2
         assert "Withdraw Ed" in heard[0].data and 'id="event-tv"' in heard[1].data
+        # A page drawn before that change connects: it is written the part at once.
+        screens.append(Listener(Screen(organiser, tv), version))
+        first = screens[-1].next_event()
+        assert (first.name, first.id) == ("update", str(version + 1))
     finally:
-        screens[0].close(app)
-        screens[1].close(app)
+        for screen in screens:
+            screen.close(app)
 
 
 def _token(client, url: str) -> str:
     return re.search(r'"X-CSRFToken": "([^"]+)"', client.get(url).get_data(as_text=True)).group(1)
 
 
-def _version(client, url: str) -> int:
-    return int(re.search(r'sse-connect="[^"?]*\?v=(\d+)"', client.get(url).get_data(as_text=True)).group(1))
+def _version(page: str) -> int:
+    return int(re.search(r'sse-connect="[^"?]*\?v=(\d+)"', page).group(1))
+
+
+def _part(page: str, part: str) -> str:
+    """The element of id `part` in a page's HTML."""
+    return _elements(page[page.index(f'<div id="{part}"'):])[0]
 
 
 def _payment(client, game: str, statements) -> list[str]:

@@ -37,30 +37,52 @@ from ...store import notifier, release, tournaments
 
 log = logging.getLogger(__name__)
 
-# Seconds a screen's part waits after a write before it shows a table's change again.
+# Seconds after a nudge of a tournament's screens before its tables' changes nudge them again.
 TABLES_SETTLE = 1.0
 
 
 class Tables:
     """The tables' games of the tournaments watched in this process, and the newest version heard
-    of each: a game's publication nudges its tournament's screens."""
+    of each: a game's publication nudges its tournament's screens, at most once per TABLES_SETTLE
+    (the first change at once, those that follow within the settle together as it ends): ten
+    tables at a table's pace wake each screen once a second, not ten times (benchmarks/tournament.py)."""
 
     def __init__(self, changes):
         self.changes = changes
         self.events: dict[str, str] = {}  # a watched table's game code -> its tournament's key
         self.heard_at: dict[str, int] = {}
+        self.nudged: dict[str, float] = {}  # a tournament's key -> when its screens were last nudged
+        self.later: set[str] = set()  # the tournaments' keys with a nudge set for the settle's end
         self.lock = threading.Lock()
         changes.listeners.append(self.heard)
 
     def heard(self, code: str | None, version: int) -> None:
-        """A game's version was published: wake its tournament's screens, if it is a watched table.
+        """A game's version was published: nudge its tournament's screens, if it is a watched table.
         A nudge, not a publication: the notifier's listeners (the round clock's keeper among them)
         hear nothing of it, since the tournament itself did not change."""
         event = self.events.get(code) if code else None
-        if event is not None:
-            with self.lock:
-                self.heard_at[code] = max(version, self.heard_at.get(code, 0))
-            self.changes.nudge(event)
+        if event is None:
+            return
+        with self.lock:
+            self.heard_at[code] = max(version, self.heard_at.get(code, 0))
+            if event in self.later:
+                return  # the nudge set for the settle's end shows this change too
+            last = self.nudged.get(event)
+            if last is not None and (wait := last + TABLES_SETTLE - time.monotonic()) > 0:
+                self.later.add(event)
+                timer = threading.Timer(wait, self._nudge, (event,))
+                timer.daemon = True
+                timer.start()
+                return
+            self.nudged[event] = time.monotonic()
+        self.changes.nudge(event)
+
+    def _nudge(self, event: str) -> None:
+        """The settle is over: the tables' changes heard during it nudge the screens, once."""
+        with self.lock:
+            self.later.discard(event)
+            self.nudged[event] = time.monotonic()
+        self.changes.nudge(event)
 
     def watch(self, code: str, games) -> None:
         """The tables' games of tournament `code` whose changes its screens follow."""
@@ -170,10 +192,11 @@ def newest_game(code: str):
 
 
 def follow(code: str, version: int, depends: Callable[[EventState, int], Hashable],
-           render: Callable[[EventState], str], holder: Hashable, browser: str | None = None) -> Response:
+           render: Callable[[EventState, Hashable | None], str], holder: Hashable, browser: str | None = None) -> Response:
     """The live connection of one tournament screen that shows tournament `code` at `version`:
-    `depends(state, version)` names what its part is made from, `render(state)` makes the part. It
-    writes the part when that changed since the page (or the last write), and a comment every
+    `depends(state, version)` names what its part is made from, `render(state, shown)` makes what
+    the page needs, given what it shows (`depends`'s answer for it; None: unknown, all of it). It
+    writes when that changed since the page (or the last write), and a comment every
     LIVE_HEARTBEAT_SECONDS otherwise. It holds one of the process's live slots as a game's screens
     do (live/slots.py), counted against `holder` (the organiser as BANKER, the TV as TV, a player's
     phone as ("seat", player)) and the `browser` that holds it: 503 and a retry when a share is full."""
@@ -193,7 +216,7 @@ def follow(code: str, version: int, depends: Callable[[EventState, int], Hashabl
             return
         watch_tables(code, _games(state))
         shown = depends(state, seen) if seen == version else None  # None: moved on since the page was drawn
-        looked, wrote = 0.0, time.monotonic()  # (the first table's change is let in at once)
+        wrote = time.monotonic()
         while not changes.closed:
             if shown is not None:  # (else the page is behind: its part is written at once)
                 woke = changes.wait(tournaments.live_key(code), seen, max(0.0, heartbeat - (time.monotonic() - wrote)))
@@ -203,23 +226,15 @@ def follow(code: str, version: int, depends: Callable[[EventState, int], Hashabl
                     wrote = time.monotonic()
                     yield ": ping\n\n"
                     continue
-                if woke > seen:
+                if woke > seen:  # the tournament's own change (else a nudge: a table's, see Tables)
                     state, seen = _read(code)
                     if state is None:
                         return
                     watch_tables(code, _games(state))
-                elif time.monotonic() - looked < TABLES_SETTLE:
-                    # Only a table changed, and the screen looked at its tables a moment ago: the
-                    # tables' next changes are let in first, so that ten tables at a table's pace
-                    # cost one look a second, not ten (benchmarks/tournament.py). A tournament
-                    # change never waits.
-                    time.sleep(TABLES_SETTLE - (time.monotonic() - looked))
-            looked = time.monotonic()
             now = depends(state, seen)
             if now != shown:
-                shown = now
-                html = render(state)
-                wrote = time.monotonic()
+                html = render(state, shown)
+                shown, wrote = now, time.monotonic()
                 yield f"event: update\nid: {seen}\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
             release()
 
