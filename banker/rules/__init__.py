@@ -1,6 +1,6 @@
 """The game's rules, pure Python: no Flask, no SQLAlchemy, no clock, no randomness."""
 
-from .actions import ACTIONS, Action, parse
+from .declaration import ACTIONS, Action, parse
 from .errors import ActionError, GameError, NotAllowed, RuleError
 from .game import Actor, apply, legal_actions, replay
 from .state import GameState, Settings, new_game

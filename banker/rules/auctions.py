@@ -2,7 +2,7 @@
 building shortage the banker auctions houses or hotels one at a time. Bids are whole units, must
 beat the high bid and stay within the bidder's cash; the bank takes the winning bid."""
 
-from . import effects as happened
+from .effects import bank as happened
 from .buildings import can_place
 from .errors import N_, RuleError
 from .money import charge, require_no_debt

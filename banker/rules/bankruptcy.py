@@ -1,7 +1,7 @@
 """Debt's last step: what selling and mortgaging everything would raise, bankruptcy to a player
 or to the bank, and the end of the game when one player is left."""
 
-from . import effects as happened
+from .effects import bank as happened
 from .auctions import leave, open_deed_auction
 from .buildings import HOTEL, level, refund, set_level
 from .errors import N_, RuleError
@@ -159,11 +159,6 @@ def _last_player_wins(state: GameState, effects: list) -> bool:
         return False
     finish(state, effects)
     return True
-
-
-def end_game(state: GameState, effects: list) -> None:
-    """The banker ends the game (a time limit, or the table has had enough)."""
-    finish(state, effects)
 
 
 def receive_deeds(state: GameState, player_id: int, lifts: list[int], effects: list) -> None:

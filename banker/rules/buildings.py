@@ -1,7 +1,7 @@
 """Houses and hotels: even building and selling on complete, unmortgaged groups, within the
 bank's supply of 32 houses and 12 hotels. A hotel is the fifth level of a lot."""
 
-from . import effects as happened
+from .effects import bank as happened
 from .errors import N_, RuleError
 from .money import require_cash, require_no_debt, transfer
 from .board import Square

@@ -1,6 +1,6 @@
 """Buying the unowned deed a player landed on, or declining it."""
 
-from . import effects as happened
+from .effects import bank as happened
 from .errors import N_, RuleError
 from .money import require_cash, require_no_debt, transfer
 from .auctions import open_deed_auction

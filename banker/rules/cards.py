@@ -8,7 +8,7 @@ own decks, with their ids, printed words and effects, in rules/editions/<edition
 import json
 from functools import cache
 
-from . import effects as happened
+from .effects import play as happened
 from .auctions import require_no_auction
 from .board import EDITIONS, PRINTINGS, Board
 from .counting import holds

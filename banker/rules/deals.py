@@ -2,7 +2,7 @@
 mortgaging happen between turns, never in the middle of one ("This is one turn; after that, check
 whether anyone negotiates or builds, then move to the next person"). Raising cash for an open debt,
 placing a building won at auction and getting a Get Out of Jail Free card for the third miss in
-jail are allowed at any time. The deals are the actions declared with `deal=True` (actions.py)."""
+jail are allowed at any time. The deals are the actions declared with `deal=True` (actions/)."""
 
 from .buildings import level
 from .errors import N_, RuleError

@@ -1,6 +1,6 @@
 """How an action is declared, and read from a dict: `@action` makes a class a frozen, keyword-only
 dataclass and registers it under its type name, with who may take it and when; `parse` turns the
-dict a form or the API sent into one of them. The actions themselves are in actions.py.
+dict a form or the API sent into one of them. The actions themselves are in actions/.
 
 Parsing checks only the shape of the input (types, ranges, known fields); whether the action is
 legal now is for the rule modules to decide.
@@ -98,10 +98,7 @@ def action(type_name: str, who: Who = Who.SEAT, *, in_lobby: bool = False, deal:
     return declare
 
 
-# Not parsed into the rules: the store implements undo, and a player's take_back, by replaying the
-# log without the last event (undo.py says who may and when). Both are stored as an undo.
-UNDO = "undo"
-TAKE_BACK = "take_back"
+# What a form or an API call may send beside an action's own fields.
 CONTROL = {"nonce", "csrf_token"}
 
 

@@ -2,9 +2,9 @@
 turn, which a tournament calls at the round's time: from then on the game ends by itself as soon as
 every seat still in has had as many turns as the first seat, and ranks everyone by net worth. The
 round's clock that leads to it is the tournament's, told to each of its tables (`set_round_clock`)
-whenever it starts, pauses or runs again, so that the table's own screens show it."""
+whenever it starts, pauses or runs again, or an undo moves it, so that the table's own screens show it."""
 
-from . import effects as happened
+from .effects import play as happened
 from .errors import N_, ActionError, RuleError
 from .networth import standings
 from .state import GameState
@@ -26,13 +26,21 @@ def call_last_turn(state: GameState, effects: list) -> None:
     effects.append(happened.last_turn())
 
 
-def set_round_clock(state: GameState, ends_at: int | None, paused_left: int | None, effects: list) -> None:
+def set_round_clock(state: GameState, ends_at: int | None, paused_left: int | None, last_turn: bool | None,
+                    effects: list) -> None:
     """The tournament's round clock, as the game's screens show it: running until `ends_at` (Unix
-    seconds), or paused with `paused_left` seconds left; one of the two."""
-    if (ends_at is None) == (paused_left is None):
+    seconds), paused with `paused_left` seconds left, or neither (the round has not started: its
+    start was undone), never the game's own time limit again; and, when `last_turn` is told,
+    whether the last turn is called (false: the tournament's undo took its call back)."""
+    if ends_at is not None and paused_left is not None:
         raise ActionError("bad_clock", N_("The round's clock either runs until ends_at or is paused with paused_left."))
-    state.round_ends_at, state.round_paused_left = ends_at, paused_left
+    if state.status == "ended":
+        raise RuleError("game_over", N_("The game is over."))
+    state.round_ends_at, state.round_paused_left, state.timed_by_round = ends_at, paused_left, True
     effects.append(happened.round_clock(ends_at, paused_left))
+    if last_turn is not None and last_turn != state.last_turn:
+        state.last_turn = last_turn
+        effects.append(happened.last_turn() if last_turn else happened.last_turn_withdrawn())
 
 
 def turns_even(state: GameState) -> bool:

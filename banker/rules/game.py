@@ -1,10 +1,11 @@
 """apply(state, action, actor) -> (new_state, effects): the one way a game changes. It checks who
-may take the action and when, as the action's declaration says (actions.py), then runs it."""
+may take the action and when, as the action's declaration says (actions/), then runs it."""
 
 from dataclasses import dataclass
 
 from . import bankruptcy, deals, jail, lobby
-from .actions import Action, Counted, Who, parse
+from . import actions  # every action declared, for parse
+from .declaration import Action, Counted, Who, parse
 from .errors import N_, NotAllowed, RuleError
 from .state import GameState, new_game
 

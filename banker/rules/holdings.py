@@ -2,7 +2,7 @@
 buttons each lot offers now, what each would cost or why it is not possible now (queries only:
 nothing here changes the game)."""
 
-from .actions import parse
+from .declaration import parse
 from .buildings import HOTEL, check_build, check_sell, level, refund
 from .deals import require_between_turns
 from .errors import attempt

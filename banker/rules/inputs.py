@@ -39,6 +39,14 @@ def yes(value, name) -> bool | None:
     raise ActionError("bad_field", N_("{field} must be true or false."), field=name)
 
 
+def told(value, name) -> bool:
+    """A yes-or-no fact told as it is (JSON true or false), kept either way: false says something
+    too (a tournament's last turn no longer called)."""
+    if not isinstance(value, bool):
+        raise ActionError("bad_field", N_("{field} must be true or false."), field=name)
+    return value
+
+
 def die(value, name="dice") -> int:
     return whole(value, name, 1, 6)
 

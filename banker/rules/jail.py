@@ -1,6 +1,6 @@
 """Jail: three ways out (doubles, the fine, a card) and the third failed roll."""
 
-from . import effects as happened
+from .effects import play as happened
 from .auctions import require_no_auction
 from .errors import N_, RuleError
 from .money import charge, require_cash, require_no_debt, to_bank, transfer

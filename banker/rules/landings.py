@@ -14,7 +14,7 @@ numbers. Its states are:
 Its steady state (solved exactly, not simulated) gives:
 
 - `landings`: of all the moves a token makes, the share ending on each square. A landing is
-  exactly what the log records as a `moved` effect (effects.moved, corrections aside): every move
+  exactly what the log records as a `moved` effect (effects/play.py, corrections aside): every move
   by the dice, and every move by a card as one more landing (a Chance square that sends the token
   on counts a landing on both squares). Go to Jail counts a landing there, not on Jail, since the
   token goes to jail without a `moved` effect (so does the third doubles, which lands nowhere);

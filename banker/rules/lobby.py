@@ -1,6 +1,6 @@
 """Before the first roll: joining, the opening rolls that order the seats, and the start."""
 
-from . import effects as happened
+from .effects import play as happened
 from .errors import ActionError, N_, RuleError
 from .state import MAX_PLAYERS, GameState, Player
 

@@ -1,6 +1,6 @@
 """Moving money: every change of cash goes through `transfer`, so the effects form a full ledger."""
 
-from . import effects as happened
+from .effects import bank as happened
 from .counting import holds
 from .errors import N_, RuleError
 from .state import BANK, POT, Debt, GameState

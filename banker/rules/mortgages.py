@@ -1,7 +1,7 @@
 """Mortgages: the bank lends the printed mortgage value on an unimproved deed; lifting costs the
 value plus 10% interest, rounded up to a whole unit (docs/rules.md, Mortgages)."""
 
-from . import effects as happened
+from .effects import bank as happened
 from .buildings import group_deeds, level
 from .errors import N_, RuleError
 from .money import require_cash, require_no_debt, transfer

@@ -1,6 +1,6 @@
 """Moving a token around the board: GO salary on the way, then what the square asks for."""
 
-from . import effects as happened
+from .effects import play as happened
 from .errors import N_, RuleError
 from .money import charge, to_bank, transfer
 from .rent import rent_detail, rent_due

@@ -213,6 +213,7 @@ class GameState:
     # seconds it has left while paused.
     round_ends_at: int | None = None
     round_paused_left: int | None = None
+    timed_by_round: bool = False  # told a round clock: its clock is the round's, never its own time limit
     # The seat whose own action is being applied and who counts what it costs them themselves
     # ("I count it myself"): set by game.apply for that action alone, never in a snapshot.
     counting: int | None = None

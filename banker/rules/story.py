@@ -1,4 +1,4 @@
-"""The story of a game in numbers, counted from its log's stored effects (effects.py): what the
+"""The story of a game in numbers, counted from its log's stored effects (effects/): what the
 rent earned by deed and group and what each deed returned, who paid whom, where the tokens landed,
 the big moments on the net-worth chart, and the evening's records.
 

@@ -5,7 +5,7 @@ A mortgaged deed received is lifted now (value + 10%) or keeps its mortgage for 
 deed stays mortgaged and is lifted later at +10%. (The JMA sources disagree among themselves; the JMA
 rules in our sources charge the fee, so the "jma" preset keeps it.)"""
 
-from . import effects as happened
+from .effects import bank as happened
 from .buildings import group_deeds, level
 from .errors import ActionError, N_, RuleError
 from .money import require_bid_covered, transfer

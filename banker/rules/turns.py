@@ -1,6 +1,6 @@
 """A turn: roll the dice the table rolled, settle the square, maybe roll again, end the turn."""
 
-from . import effects as happened
+from .effects import play as happened
 from .errors import N_, RuleError
 from .auctions import require_no_auction
 from .ending import finish, turns_even

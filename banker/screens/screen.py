@@ -187,7 +187,8 @@ class Screen:
         told the game, paused or running): its deadline (ISO time, for the page's clock) and what is left."""
         state, minutes = self.state, self.state.settings.time_limit_minutes
         started = self.game.started_at if minutes and state.status == "playing" else None
-        if started is None:
+        stopped = state.timed_by_round and state.round_ends_at is None and state.round_paused_left is None
+        if started is None or stopped:  # (stopped: the round's start was undone, the table played on)
             return {"time_left": None, "deadline": None}
         if state.round_paused_left is not None:  # the page shows it paused: no deadline to count to
             deadline, left = None, state.round_paused_left

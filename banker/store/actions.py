@@ -12,7 +12,8 @@ from sqlalchemy.exc import DBAPIError
 from ..metrics import counted_action
 from ..models import Event, Game, Seat, db
 from ..rules import Actor, GameError, GameState, apply, parse
-from ..rules.actions import TAKE_BACK, UNDO, only_fields
+from ..rules.actions import TAKE_BACK, UNDO
+from ..rules.declaration import only_fields
 from ..rules.inputs import serial
 from .engine import attempts, reconnecting, writing
 from .games import GameNotFound, game_code

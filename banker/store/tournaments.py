@@ -9,8 +9,10 @@ ordinary action of its own, so the log stays the truth:
   players of the table in seat order, the organiser's token its banker's; then `tables_created`
   records the games' codes in the tournament.
 - `start_round`: each table's game starts, in seat order; `last_turn`: each table's game is told.
-- The round's clock, whenever it starts, pauses or runs again (or an undo moves it), is told to each
-  table's game (`round_clock`), whose own screens show it.
+- The round's clock, whenever it starts, pauses or runs again, is told to each table's game
+  (`round_clock`), whose own screens show it; after the organiser's undo of any of those or of the
+  last turn, the clock as the tournament now has it, last turn included (none at all after an undone
+  start, which also takes back each table's start where nothing but the clock came after it).
 - A table's game ending (`table_ended`, called once after a game's commit that ended it) sends the
   table's result to the tournament (`table_result`).
 
@@ -33,7 +35,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, select, update
 
-from ..models import Badge, Entrant, Game, Seat, Tournament, TournamentAction, TournamentTable, db
+from ..models import Badge, Entrant, Event, Game, Seat, Tournament, TournamentAction, TournamentTable, db
 from ..rules import Actor
 from ..rules.errors import GameError
 from ..rules.state import TOKENS, GameState
@@ -154,23 +156,38 @@ def act(code: str, data: dict, actor: EventActor, at: int | None = None) -> Acte
             _tell_games(acted.state, lambda table: {"type": "start", "order": list(range(1, len(table.seats) + 1))})
         elif effect["kind"] == "last_turn":
             _tell_games(acted.state, lambda table: {"type": "last_turn"}, effect["games"])
-        if effect["kind"] in CLOCK_MOVED or effect["kind"] == "undone" and effect["type"] in CLOCK_ACTIONS:
+        if effect["kind"] in CLOCK_MOVED:
             _tell_clock(acted.state)
+        elif effect["kind"] == "undone" and effect["type"] in CLOCK_ACTIONS:
+            _tell_clock(acted.state, last_turn=True)
+            if effect["type"] == "start_round":
+                _tell_games(acted.state, _undo_start)
     return acted
 
 
 # What moves the round's clock, which each table's game is then told: these effects, and an undo of
-# these actions.
+# these actions (the clock told whole then, the last turn too: called or not).
 CLOCK_MOVED = frozenset({"round_started", "clock_paused", "clock_resumed"})
-CLOCK_ACTIONS = frozenset({"start_round", "pause_clock", "resume_clock"})
+CLOCK_ACTIONS = frozenset({"start_round", "pause_clock", "resume_clock", "last_turn"})
 
 
-def _tell_clock(state: EventState) -> None:
-    """The round's clock, running or paused, told to each table of the round still playing."""
+def _tell_clock(state: EventState, last_turn: bool = False) -> None:
+    """The round's clock, running, paused or neither (its start undone), told to each table of the
+    round still playing; with `last_turn`, whether the last turn is called."""
     clock = state.clock
-    if clock.ends_at is not None or clock.paused_remaining is not None:
-        told = {"type": "round_clock", "ends_at": clock.ends_at, "paused_left": clock.paused_remaining}
-        _tell_games(state, lambda table: told, [t.game for t in state.round.tables if t.results is None])
+    told = {"type": "round_clock", "ends_at": clock.ends_at, "paused_left": clock.paused_remaining}
+    if last_turn:
+        told["last_turn"] = clock.last_turn
+    _tell_games(state, lambda table: told, [t.game for t in state.round.tables if t.results is None])
+
+
+def _undo_start(table) -> dict | None:
+    """The banker's undo of the start of a table's game (the round's start undone), if it has one:
+    taken only while nothing but the round's clock came after it (rules/undo.py); a table that
+    played on keeps its play, with no clock. One query."""
+    start = db.session.scalar(select(Event.seq).join(Game, Game.id == Event.game_id).where(
+        Game.code == table.game, Event.type == "start", Event.undone.is_(False)))
+    return None if start is None else {"type": UNDO, "seq": start}
 
 
 def register(code: str, name, browser: Browser | None = None) -> tuple[Acted, str]:
@@ -197,7 +214,7 @@ def _apply(code: str, data: dict, actor: EventActor, at: int, entrant: tuple | N
             if row is None:
                 raise TournamentNotFound(code)
             if isinstance(data, dict) and data.get("type") == UNDO:
-                state, effects, payload = _undo(row, actor)
+                state, effects, payload = _undo(row, actor, at)
             else:
                 action = parse_event_action(data)
                 state, effects = apply_event(EventState.from_dict(row.state), action, actor, at, copy=False)
@@ -233,12 +250,12 @@ def _replayed(opening: dict, log: list[TournamentAction]) -> EventState:
                         [(EventActor.parse(a.actor), a.payload, a.now) for a in log])
 
 
-def _undo(row, actor: EventActor) -> tuple[EventState, list, dict]:
+def _undo(row, actor: EventActor, at: int) -> tuple[EventState, list, dict]:
     """The organiser's undo (rules: check_event_undo) of the newest live action: marked undone, and
     the tournament replayed from its opening without it. A tournament's log is a few actions a
-    round, so it needs no checkpoints. The games a seating created stay as they are."""
+    round, so it needs no checkpoints. What it asks of the tables' games follows (`act`)."""
     log = _live_log(row.id)
-    check_event_undo(actor, log[-1].type if log else None)
+    check_event_undo(actor, log[-1].type if log else None, EventState.from_dict(row.state), at)
     last = log.pop()
     last.undone = True
     effects = [{"kind": "undone", "seq": last.seq, "type": last.type}]
@@ -290,14 +307,15 @@ def _table_game(tournament: Tournament, state: EventState, table, names: dict, e
 
 
 def _tell_games(state: EventState, action, games: list[str] | None = None) -> None:
-    """An action in each game of the round in play (or of `games`), as its banker: the organiser.
-    A game that refuses it (already started, already ended) is left as it is."""
+    """An action (`action(table)`; None: none) in each game of the round in play (or of `games`), as
+    its banker: the organiser. A game that refuses it (already started, already ended) is left as it is."""
     for table in state.round.tables:
-        if table.game and (games is None or table.game in games):
+        told = action(table) if table.game and (games is None or table.game in games) else None
+        if told is not None:
             try:
-                actions.act(table.game, action(table), actor=BANKER)
+                actions.act(table.game, told, actor=BANKER)
             except GameError as error:
-                log.info("table %s of %s did not take %s: %s", table.number, table.game, action(table), error.code)
+                log.info("table %s of %s did not take %s: %s", table.number, table.game, told, error.code)
 
 
 def _of_table(code: str, *columns):

@@ -24,7 +24,7 @@ from ..rules.mortgages import lift_cost, transfer_fee
 from ..store import CODE_ALPHABET, CODE_LENGTH, database_url, disk_full, in_one_line, on_sqlite, outage
 from ..words.names import square_choices, square_name, square_names
 from ..words.labels import GROUP_NAMES, TOKEN_NAMES
-from ..words.narrate import buildings, listed
+from ..words.phrases import buildings, listed
 from .answers.respond import error, for_api, from_htmx
 
 csrf = CSRFProtect()

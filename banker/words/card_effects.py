@@ -10,7 +10,7 @@ from ..rules.board import Board
 from ..rules.outcomes import CardOutcome
 from ..rules.state import GameState
 from .names import reader_language
-from .narrate import money, square
+from .phrases import money, square
 
 # The "Another card…" fields by board, language and id prefix: a few dozen at most.
 _ANOTHER_CARD: dict[tuple[str, str, str], Markup] = {}

@@ -1,63 +1,18 @@
-"""Words for the screens: rule refusals and action effects rendered as translated sentences."""
-
-from babel.lists import format_list
+"""What happened, and what was refused, in the reader's words: each kind of effect by its sentence,
+an action's effects as a paragraph, an undo, whose history an effect belongs in; a refusal from the
+rules, and a player's deeds with their buttons' words and reasons. The things these sentences name
+are named by phrases.py."""
 
 from ..rules.cards import CUSTOM, card
 from ..rules.errors import GameError
-from ..rules.state import BANK, POT, GameState
+from ..rules.state import BANK, GameState
 from ..store import BadEvent
 from . import amounts
 from .card_texts import card_text
-from .labels import BUTTON_LABELS, FIELD_LABELS, GROUP_NAMES, MONEY_FIELDS, TOKEN_NAMES
-from .languages import gettext as _, locale, ngettext
-from .names import reader_language, square_name
-
-MONEY_PARAMS = {"amount", "cash", "price", "total_owed"}
-
-
-def money(state: GameState, amount: int) -> str:
-    """An amount in the edition's currency, as the reader's locale writes it: $1,500, 1 500 €."""
-    return amounts.money(amount, state.board.currency)
-
-
-def listed(items) -> str:
-    """Names or things as a list in the reader's language (CLDR, through Babel): "Ann, Bob, and Cy",
-    « Ann, Bob et Cy », "Ann、Bob、Cy"."""
-    return format_list(list(items), locale=locale())
-
-
-def party(state: GameState, who) -> str:
-    """A player's name, "the bank" or "Free Parking"."""
-    if who == BANK:
-        return _("the bank")
-    if who == POT:
-        return _("Free Parking")
-    if who is None:
-        return _("nobody")
-    return state.player(who).name if state.has_player(who) else _("player %(id)s", id=who)
-
-
-def square(state: GameState, index: int) -> str:
-    return square_name(state.board, index)
-
-
-def _params(state: GameState, params: dict) -> dict:
-    shown = {}
-    for key, value in params.items():
-        if (key == "square" or key.endswith("_square")) and isinstance(value, int):
-            value = square(state, value)
-        elif key in ("player", "to", "from", "debtor", "creditor", "offerer"):
-            value = party(state, value)
-        elif key == "deck":
-            value = _(value)
-        elif key == "building" and value in ("house", "hotel"):
-            value = _building_word(value)
-        elif key == "token" and value in TOKEN_NAMES:
-            value = TOKEN_NAMES[value]
-        elif key in MONEY_PARAMS and isinstance(value, int):
-            value = money(state, value)
-        shown[key] = value
-    return shown
+from .labels import BUTTON_LABELS, FIELD_LABELS, GROUP_NAMES, MONEY_FIELDS
+from .languages import gettext as _, ngettext
+from .names import reader_language
+from .phrases import building_word, buildings, custom_card, listed, money, named, party, square
 
 
 def refusal(error: GameError, state: GameState | None, on_page: bool = False) -> str:
@@ -68,7 +23,7 @@ def refusal(error: GameError, state: GameState | None, on_page: bool = False) ->
     if isinstance(error, BadEvent):
         return _("Event %(seq)s of the file does not replay: %(why)s",
                  seq=error.params["seq"], why=refusal(error.why, error.state, on_page))
-    params = _params(state, error.params) if state else error.params
+    params = named(state, error.params) if state else error.params
     labelled = on_page and params.get("field") in FIELD_LABELS
     if labelled:
         params = {**params, "field": FIELD_LABELS[params["field"]]}
@@ -76,13 +31,6 @@ def refusal(error: GameError, state: GameState | None, on_page: bool = False) ->
         params.update({k: money(state, error.params[k]) for k in ("low", "high") if k in error.params})
     text = _(error.message).format(**params)
     return text[:1].upper() + text[1:] if labelled else text  # "The amount must be…"
-
-
-def buildings(level: int) -> str:
-    """"hotel", "3 houses" or "" for a lot's level 0-5."""
-    if level == 5:
-        return _("hotel")
-    return ngettext("%(num)s house", "%(num)s houses", level) if level else ""
 
 
 def _rent_basis(effect: dict) -> str:
@@ -154,9 +102,6 @@ JAIL_EXIT = {
 }
 
 
-def _building_word(building: str) -> str:
-    return _("hotel") if building == "hotel" else _("house")
-
 
 def _rolled(p: dict, effect: dict) -> str:
     a, b = effect["dice"]
@@ -195,7 +140,7 @@ def _moved(p: dict, effect: dict) -> str:
     return _("{player} moves to {square}.").format(**p)
 
 
-# Every kind of effect (banker/rules/effects.py) by its sentence, or None where the same action's
+# Every kind of effect (banker/rules/effects/) by its sentence, or None where the same action's
 # other effects already tell it.
 STORIES = {
     "joined": lambda p, e: _("{player} joined the game.").format(**p),
@@ -209,14 +154,14 @@ STORIES = {
     "offer": lambda p, e: _("{player} may buy {square}.").format(**p),
     "declined": lambda p, e: _("{player} declined {square}.").format(**p),
     "auction_opened": lambda p, e: (_("{square} is up for auction.").format(**p) if e.get("square") is not None
-                                    else _("The bank auctions one {building}.").format(building=_building_word(e["building"]))),
+                                    else _("The bank auctions one {building}.").format(building=building_word(e["building"]))),
     "bid": lambda p, e: _("{player} bids {amount}.").format(**p),
     "passed": lambda p, e: _("{player} passes.").format(**p),
     "auction_won": lambda p, e: (_("{player} wins {square} for {amount}.").format(**p) if e.get("square") is not None
                                  else _("{player} wins a {building} for {amount} and must place it now.").format(
-                                     **{**p, "building": _building_word(e["building"])})),
+                                     **{**p, "building": building_word(e["building"])})),
     "auction_unsold": lambda p, e: (_("Nobody bid: {square} stays with the bank.").format(**p) if e.get("square") is not None
-                                    else _("Nobody bid for the {building}.").format(building=_building_word(e["building"]))),
+                                    else _("Nobody bid for the {building}.").format(building=building_word(e["building"]))),
     "trade_offered": lambda p, e: _("{player} offers {to} a trade.").format(**p),
     "trade_done": lambda p, e: _("Trade done: {player} gives {give}; {to} gives {get}.").format(**p),
     # Events logged before the other side was recorded say "a trade".
@@ -249,8 +194,10 @@ STORIES = {
     "deeds_claimed": lambda p, e: _("{player} takes {from}'s deeds.").format(**p),
     "claim_declined": lambda p, e: _("{player} leaves {from}'s deeds to the bank's auction.").format(**p),
     "round_clock": lambda p, e: (_("The round's clock is paused.") if e["paused_left"] is not None
-                                 else _("The round's clock is running.")),
+                                 else _("The round's clock is running.") if e["ends_at"] is not None
+                                 else _("The round has not started: its clock is stopped.")),
     "last_turn": lambda p, e: _("Last turn: the game ends once everyone has had as many turns as the first player."),
+    "last_turn_withdrawn": lambda p, e: _("The last turn is no longer called: the game goes on."),
     "ended": lambda p, e: _("The game is over: {winner} wins!").format(**p),
     "turn_ended": lambda p, e: _("{player} ended the turn.").format(**p),
     "turn": lambda p, e: _("It is {player}'s turn.").format(**p),
@@ -304,7 +251,7 @@ def told_effect(state: GameState, effect: dict) -> str | None:
     tell = STORIES[effect["kind"]]
     if tell is None:
         return None
-    params = _params(state, effect)
+    params = named(state, effect)
     if "group" in effect or effect["kind"] == "levels_set":
         group = effect.get("group") or state.board[effect["square"]].group
         params["where"] = _("the %(group)s group", group=GROUP_NAMES[group])
@@ -385,30 +332,3 @@ def explain(state: GameState, holdings: list[dict]) -> list[dict]:
                 button["label"], button["why"] = BUTTON_LABELS[button["kind"]], lot[button["check"]][1]
             lot["why"] = lot[lot["told"]][1] if lot["told"] else None
     return holdings
-
-
-def custom_card(state: GameState, effect: dict) -> str:
-    """What a card the app does not know did, in a few words to follow "a card: " in the history:
-    "pay $20", "advance to Boardwalk"."""
-    kind = effect["kind"]
-    value = money(state, effect["amount"]) if "amount" in effect else ""
-    if kind in ("move_to", "go_back_to"):
-        where = square(state, effect["square"])
-        return _("advance to %(square)s", square=where) if kind == "move_to" else _("go back to %(square)s", square=where)
-    if kind in ("advance_to_nearest", "move_to_nearest"):
-        railroad, double = effect["type"] == "railroad", kind == "advance_to_nearest"
-        if railroad:
-            return _("the nearest railroad, double rent") if double else _("the nearest railroad")
-        return _("the nearest utility, 10× a new roll") if double else _("the nearest utility")
-    words = {
-        "move_back": lambda: _("go back %(n)s spaces", n=effect["spaces"]),
-        "collect": lambda: _("collect %(amount)s", amount=value),
-        "pay": lambda: _("pay %(amount)s", amount=value),
-        "collect_from_each_player": lambda: _("collect %(amount)s from each player", amount=value),
-        "pay_each_player": lambda: _("pay each player %(amount)s", amount=value),
-        "repairs": lambda: _("repairs, %(house)s a house and %(hotel)s a hotel",
-                             house=money(state, effect["per_house"]), hotel=money(state, effect["per_hotel"])),
-        "get_out_of_jail_free": lambda: _("keep a Get Out of Jail Free card"),
-        "go_to_jail": lambda: _("go to jail"),
-    }
-    return words[kind]()

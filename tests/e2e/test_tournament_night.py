@@ -108,6 +108,10 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
     organiser.get_by_role("button", name="Resume the clock").click()
     for screen in (host_table, phones[0]):
         expect(screen.locator(".time-limit")).to_contain_text("Time left", timeout=LIVE)
+    # The organiser undoes the resume: every table shows its clock paused again, live.
+    organiser.get_by_role("button", name="Undo", exact=True).click()
+    for screen in (host_table, phones[0]):
+        expect(screen.locator(".time-limit")).to_contain_text(re.compile(r"Clock paused: \d+:\d\d left"), timeout=LIVE)
 
     # The first table's banker pays its first seat, and both tables end: the standings follow live.
     organiser.bring_to_front()

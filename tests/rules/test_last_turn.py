@@ -2,9 +2,9 @@
 it, the game ends by itself as soon as every seat still in has had as many turns as the first seat,
 doubles counting as part of their turn and a turn in jail as a turn, and ranks by net worth."""
 
-from banker.rules import GameState, NotAllowed, RuleError, replay
+from banker.rules import ActionError, GameState, NotAllowed, RuleError, replay
 
-from . import ANN, BANKER, BOB, CY, Logged, lobby, refusal
+from . import ANN, BANKER, BOB, CY, Logged, act, lobby, refusal
 
 
 def quiet_turn(game: Logged, who: int) -> None:
@@ -145,3 +145,26 @@ def test_a_snapshot_from_before_turns_were_counted_still_loads():
         del player["turns"]
     state = GameState.from_dict(old)
     assert not state.last_turn and turns(state) == {ANN: 0, BOB: 0}
+
+
+def test_the_tournaments_clock_told_whole_takes_back_a_last_turn_and_stops_the_clock():
+    game = Logged(2)
+    game.do(BANKER, "round_clock", ends_at=5_000)
+    game.do(BANKER, "last_turn")
+    effects = game.do(BANKER, "round_clock", paused_left=600, last_turn=False)  # the tournament undid its call
+    assert effects == [{"kind": "round_clock", "ends_at": None, "paused_left": 600}, {"kind": "last_turn_withdrawn"}]
+    assert not game.state.last_turn and game.state.round_paused_left == 600
+    assert game.do(BANKER, "round_clock", paused_left=600, last_turn=False)[1:] == []  # told again: nothing more
+    game.do(BANKER, "round_clock")  # neither: the round's start undone, no clock at all
+    assert (game.state.round_ends_at, game.state.round_paused_left, game.state.timed_by_round) == (None, None, True)
+    assert refusal(game.state, BANKER, "round_clock", ActionError, ends_at=5_000, paused_left=60).code == "bad_clock"
+    assert refusal(game.state, BANKER, "round_clock", ActionError, last_turn="no").code == "bad_field"
+    assert replays(game)
+
+
+def test_a_table_in_its_lobby_is_told_the_clock_but_an_ended_one_is_not():
+    waiting = lobby(2)
+    assert act(waiting, BANKER, "round_clock", ends_at=5_000)[0].round_ends_at == 5_000
+    game = Logged(2)
+    game.do(BANKER, "end_game")
+    assert refusal(game.state, BANKER, "round_clock", RuleError, ends_at=5_000).code == "game_over"

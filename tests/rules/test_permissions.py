@@ -2,14 +2,14 @@
 situation where it is legal for Ann (seat 1), the banker and Ann herself may take it for her seat,
 Bob may not, only the banker takes the banker's actions, and a newcomer may only join.
 
-The actions and who may take each come from their declarations (actions.py): an action declared
+The actions and who may take each come from their declarations (rules/actions/): an action declared
 without a situation here fails the first test.
 """
 
 import pytest
 
 from banker.rules import ACTIONS, NotAllowed, RuleError, Settings
-from banker.rules.actions import Who
+from banker.rules.declaration import Who
 
 from . import ANN, BANKER, BOB, BROWN, GUEST, act, lobby, owning, place, play, refusal, started
 from .test_cards import next_turn

@@ -24,21 +24,21 @@ def test_the_evenings_records_and_big_moments_from_a_log():
     """A log written out by hand, a minute apart: Bob goes to jail and begins two turns there before
     rolling out; Ann completes the brown group and puts the first hotel on it (in one step, the
     transfer naming the group); Bob's last turn is still going."""
-    from banker.rules import effects as e
+    from banker.rules.effects import bank, play
 
     start = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
     log = [
-        [e.started([1, 2])],  # 20:00 Ann's turn
-        [e.rolled(1, [1, 2]), e.moved(1, 0, 3), e.bought(1, 3), e.transfer(1, "bank", 60, "purchase", 3)],
-        [e.turn(2)],  # 20:02 Ann's turn took two minutes
-        [e.rolled(2, [5, 5]), e.moved(2, 0, 10), e.rolled(2, [6, 6]), e.rolled(2, [1, 1]), e.jailed(2, "three_doubles"),
-         e.turn(1)],  # 20:03 Bob's, one minute
-        [e.rolled(1, [1, 1]), e.moved(1, 3, 5), e.turn(2)],  # 20:04: no deed on 5 bought
-        [e.rolled(2, [1, 2]), e.stayed_in_jail(2, 1), e.turn(1)],  # 20:05
-        [e.bought(1, 1), e.transfer(1, "bank", 60, "purchase", 1)],  # 20:06: brown is Ann's
-        [e.levels_set(1, 1, {1: 5, 3: 4}), e.transfer(1, "bank", 450, "building", group="brown")],  # 20:07
-        [e.turn(2)],  # 20:08
-        [e.rolled(2, [2, 2]), e.left_jail(2, "doubles"), e.moved(2, 10, 14)],  # 20:09
+        [play.started([1, 2])],  # 20:00 Ann's turn
+        [play.rolled(1, [1, 2]), play.moved(1, 0, 3), bank.bought(1, 3), bank.transfer(1, "bank", 60, "purchase", 3)],
+        [play.turn(2)],  # 20:02 Ann's turn took two minutes
+        [play.rolled(2, [5, 5]), play.moved(2, 0, 10), play.rolled(2, [6, 6]), play.rolled(2, [1, 1]),
+         play.jailed(2, "three_doubles"), play.turn(1)],  # 20:03 Bob's, one minute
+        [play.rolled(1, [1, 1]), play.moved(1, 3, 5), play.turn(2)],  # 20:04: no deed on 5 bought
+        [play.rolled(2, [1, 2]), play.stayed_in_jail(2, 1), play.turn(1)],  # 20:05
+        [bank.bought(1, 1), bank.transfer(1, "bank", 60, "purchase", 1)],  # 20:06: brown is Ann's
+        [bank.levels_set(1, 1, {1: 5, 3: 4}), bank.transfer(1, "bank", 450, "building", group="brown")],  # 20:07
+        [play.turn(2)],  # 20:08
+        [play.rolled(2, [2, 2]), play.left_jail(2, "doubles"), play.moved(2, 10, 14)],  # 20:09
     ]
     story = count(load_board("us"), [(effects, start + timedelta(minutes=n)) for n, effects in enumerate(log)],
                   left(sq1=(1, 5), sq3=(1, 4)))
@@ -59,20 +59,21 @@ def test_each_owner_of_a_deed_in_turn_is_charged_and_credited_with_their_own_tim
     """Ann buys the brown group; Bob buys both lots from her for $150 (half each: their prices are
     equal) and builds a house on each; Ann pays him $10 rent; Bob goes bankrupt to Ann (his houses
     sold back at $25 each) and Ann builds on the lots again. Each owner's return is their own."""
-    from banker.rules import effects as e
+    from banker.rules.effects import bank, play
 
     start = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
     nothing = {"cash": 0, "squares": [], "jail_cards": []}
     log = [
-        [e.started([1, 2])],
-        [e.transfer(1, "bank", 60, "purchase", 1), e.bought(1, 1)],
-        [e.transfer(1, "bank", 60, "purchase", 3), e.bought(1, 3)],
-        [e.transfer(2, 1, 150, "trade"), e.trade_done(1, 2, 1, nothing | {"cash": 150}, nothing | {"squares": [1, 3]})],
-        [e.levels_set(2, 1, {1: 1, 3: 1}), e.transfer(2, "bank", 100, "building", group="brown")],
-        [e.transfer(1, 2, 10, "rent", 1)],
-        [e.bankrupt(2, 1), e.transfer("bank", 2, 25, "building_sale", 1), e.transfer("bank", 2, 25, "building_sale", 3),
-         e.transfer(2, 1, 1350, "bankruptcy")],
-        [e.levels_set(1, 1, {1: 1, 3: 1}), e.transfer(1, "bank", 100, "building", group="brown")],
+        [play.started([1, 2])],
+        [bank.transfer(1, "bank", 60, "purchase", 1), bank.bought(1, 1)],
+        [bank.transfer(1, "bank", 60, "purchase", 3), bank.bought(1, 3)],
+        [bank.transfer(2, 1, 150, "trade"),
+         bank.trade_done(1, 2, 1, nothing | {"cash": 150}, nothing | {"squares": [1, 3]})],
+        [bank.levels_set(2, 1, {1: 1, 3: 1}), bank.transfer(2, "bank", 100, "building", group="brown")],
+        [bank.transfer(1, 2, 10, "rent", 1)],
+        [bank.bankrupt(2, 1), bank.transfer("bank", 2, 25, "building_sale", 1),
+         bank.transfer("bank", 2, 25, "building_sale", 3), bank.transfer(2, 1, 1350, "bankruptcy")],
+        [bank.levels_set(1, 1, {1: 1, 3: 1}), bank.transfer(1, "bank", 100, "building", group="brown")],
     ]
     story = count(load_board("us"), [(effects, start + timedelta(minutes=n)) for n, effects in enumerate(log)],
                   left(sq1=(1, 1), sq3=(1, 1)))

@@ -176,7 +176,7 @@ def test_the_organiser_corrects_a_result_with_a_memo():
     event.do(ORGANISER, "correct_result", table=1, round=1, points={str(player): 3}, memo="Rent missed")
     assert next(s for s in standings(event.state) if s.player == player).points == 3
     assert event.state.table(1, 1).memo == "Rent missed"
-    check_event_undo(ORGANISER, "correct_result")
+    check_event_undo(ORGANISER, "correct_result", event.state, 0)
     event.log.pop()
     assert replay_event(event.settings, 5, event.log).table(1, 1).memo == ""
 
@@ -196,14 +196,30 @@ def test_a_roll_off_is_recorded_only_between_tied_players():
 
 
 def test_undo_is_the_organisers_and_never_of_what_the_tables_did():
+    state = Event(8).state
     with pytest.raises(NotAllowed):
-        check_event_undo(EventActor(player=1), "seat_round")
+        check_event_undo(EventActor(player=1), "seat_round", state, 0)
     with pytest.raises(RuleError):
-        check_event_undo(ORGANISER, None)
-    for kind in ("register", "tables_created", "table_result"):
-        with pytest.raises(RuleError):
-            check_event_undo(ORGANISER, kind)
-    check_event_undo(ORGANISER, "seat_round")
+        check_event_undo(ORGANISER, None, state, 0)
+    said = set()
+    for kind in ("register", "tables_created", "table_result"):  # each refusal says what to do instead
+        with pytest.raises(RuleError) as refused:
+            check_event_undo(ORGANISER, kind, state, 0)
+        said.add(refused.value.message)
+    assert len(said) == 3
+    check_event_undo(ORGANISER, "seat_round", state, 0)
+
+
+def test_a_last_turn_is_undone_before_the_rounds_time_is_up_never_after():
+    event = Event(8)
+    event.seat_and_start(now=1000)  # its time is up at 4600
+    event.do(ORGANISER, "last_turn", now=2000)
+    check_event_undo(ORGANISER, "last_turn", event.state, 4599)
+    with pytest.raises(RuleError) as refused:  # undone, the time would call it again at once
+        check_event_undo(ORGANISER, "last_turn", event.state, 4600)
+    assert refused.value.code == "time_is_up"
+    event.do(ORGANISER, "pause_clock", now=2000)
+    check_event_undo(ORGANISER, "last_turn", event.state, 9000)  # called while paused: its time is not up
 
 
 def test_bad_input_is_refused_with_a_clear_message():

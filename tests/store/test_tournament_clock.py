@@ -8,11 +8,12 @@ import threading
 from types import SimpleNamespace
 
 import pytest
+from flask import current_app
 from sqlalchemy import func, select
 
 from banker import gunicorn_config, store
 from banker.models import TournamentAction, db
-from banker.rules import Actor
+from banker.rules import Actor, GameError
 from banker.store import tournaments
 
 from ..apps import close, make_app
@@ -47,6 +48,16 @@ def called(code: str) -> int:
         TournamentAction.tournament_id == tournament.id, TournamentAction.type == "last_turn"))
 
 
+def called_by_a_keeper(code: str) -> int:
+    """How many times the tournament's log holds the last turn once a clock keeper, on its own
+    thread, has had its chance to call it (up to 200 looks, 50 ms apart)."""
+    for _ in range(200):
+        if called(code):
+            break
+        threading.Event().wait(0.05)
+    return called(code)
+
+
 def told(game: str) -> list[str]:
     """The types of a table's game's actions, oldest first."""
     db.session.rollback()
@@ -73,13 +84,9 @@ def test_a_round_whose_time_runs_out_while_no_server_ran_gets_its_last_turn_from
         gunicorn_config.post_worker_init(SimpleNamespace(wsgi=restarted))
         with restarted.app_context():
             assert restarted.extensions["banker.round_clock"].thread is not None
-            for _ in range(200):  # the keeper calls it at once, on its own thread
-                if called(code):
-                    break
-                threading.Event().wait(0.05)
+            assert called_by_a_keeper(code) == 1  # at once
     finally:
         close(restarted)
-    assert called(code) == 1
     assert [told(game).count("last_turn") for game in games] == [1, 1]
 
 
@@ -121,3 +128,75 @@ def test_a_tables_undo_passes_over_the_rounds_clock_the_organiser_runs(app):
     assert state.player(1).cash == 1_500 and state.round_paused_left is not None
     assert told(games[0])[-2:] == ["round_clock", "round_clock"] and "bank_pay" not in told(games[0])
     assert store.replay_game(game).to_dict() == game.state
+    store.act(games[0], {"type": "undo"}, actor=banker)  # the start itself: the clock replays in the lobby
+    db.session.rollback()
+    game = store.find_game(games[0])
+    assert store.load_state(game).status == "lobby" and store.replay_game(game).to_dict() == game.state
+
+
+def host_screen(game: str) -> str:
+    """A table's host screen, as its laptop shows it (without the banker's tools)."""
+    db.session.rollback()
+    return current_app.test_client().get(f"/t/{game}").get_data(as_text=True)
+
+
+def test_the_organisers_undo_of_the_rounds_start_takes_back_every_tables_start_and_clock(app):
+    keeper_off(app)
+    code, games = a_round(ends_in=-5)  # its time even ran out: the start is undone before anyone called it
+    banker = Actor(banker=True)
+    tournaments.act(code, {"type": "undo"}, ORGANISER)
+    # No keeper calls the last turn of a start that was undone, whenever it looks.
+    assert app.extensions["banker.round_clock"].call_due() is None and called(code) == 0
+    # The tables are back where the tournament is: not started, no clock on any screen.
+    first = store.load_state(store.find_game(games[0]))
+    assert first.status == "lobby" and first.round_ends_at is None and first.round_paused_left is None
+    assert "data-deadline" not in host_screen(games[0]) and "Time left" not in host_screen(games[0])
+    # A table whose start did not come last (the organiser acted there meanwhile) keeps its play, with no clock.
+    tournaments.act(code, {"type": "start_round"}, ORGANISER)
+    store.act(games[1], {"type": "bank_pay", "player": 1, "amount": 10, "memo": "prize"}, actor=banker)
+    tournaments.act(code, {"type": "undo"}, ORGANISER)
+    played_on = store.load_state(store.find_game(games[1]))
+    assert played_on.status == "playing" and played_on.player(1).cash == 1_510
+    assert played_on.round_ends_at is None and "Time left" not in host_screen(games[1])
+    assert store.load_state(store.find_game(games[0])).status == "lobby"
+    # Started again: every table plays to the new deadline.
+    ends_at = tournaments.act(code, {"type": "start_round"}, ORGANISER).state.clock.ends_at
+    for game in games:
+        state = store.load_state(store.find_game(game))
+        assert state.status == "playing" and state.round_ends_at == ends_at
+        assert "data-deadline" in host_screen(game)
+        assert store.replay_game(store.find_game(game)).to_dict() == store.find_game(game).state
+
+
+def test_the_organisers_undo_of_the_last_turn_reaches_every_table_until_the_rounds_time_is_up(app):
+    keeper_off(app)
+    code, games = a_round(ends_in=600)
+    tournaments.act(code, {"type": "pause_clock"}, ORGANISER)
+    tournaments.act(code, {"type": "last_turn"}, ORGANISER)  # called early, the clock paused
+    tournaments.act(code, {"type": "undo"}, ORGANISER)
+    for game in games:
+        state = store.load_state(store.find_game(game))
+        assert not state.last_turn and state.round_paused_left is not None
+        shown = host_screen(game)  # (the history still tells the last turn's call, then its undo)
+        assert "Clock paused: 10:00 left" in shown and "time-limit over" not in shown
+        assert store.replay_game(store.find_game(game)).to_dict() == store.find_game(game).state
+    tournaments.act(code, {"type": "resume_clock"}, ORGANISER, at=tournaments.now() - 700)  # (its time is up now)
+    assert tournaments.call_time(code)
+    with pytest.raises(GameError) as refused:  # the time called it: undone, it would be called again at once
+        tournaments.act(code, {"type": "undo"}, ORGANISER)
+    assert refused.value.code == "time_is_up"
+    assert all(store.load_state(store.find_game(game)).last_turn for game in games)
+
+
+@pytest.mark.parametrize("database", ["postgres"], indirect=True)
+def test_another_serving_process_with_no_page_open_hears_of_a_round_and_calls_its_last_turn(app, database):
+    keeper_off(app)  # this process starts the round and calls nothing
+    other = make_app(database)  # a server's other process: serving, no page open
+    try:
+        gunicorn_config.post_worker_init(SimpleNamespace(wsgi=other))
+        assert other.extensions["banker.notifier"].listening.wait(10)
+        code, games = a_round(ends_in=-1)
+        assert called_by_a_keeper(code) == 1  # the other process's keeper heard of the round
+    finally:
+        close(other)
+    assert [told(game).count("last_turn") for game in games] == [1, 1]

@@ -73,7 +73,7 @@ def test_the_log_undo_and_replay_of_an_evening(app):
     # Each table's game was told the clock each time: its own screens show it paused, as it is now.
     told = [a for _, a in store.live_log(store.find_game(table.game).id) if a["type"] == "round_clock"]
     assert told == [{"type": "round_clock", "ends_at": now + 3_600}, {"type": "round_clock", "paused_left": 3_000},
-                    {"type": "round_clock", "ends_at": now + 4_000}, {"type": "round_clock", "paused_left": 3_000}]
+                    {"type": "round_clock", "ends_at": now + 4_000}, {"type": "round_clock", "paused_left": 3_000, "last_turn": False}]
     assert store.load_state(store.find_game(table.game)).round_paused_left == 3_000
 
     # The table's game ends (the organiser ends it as its banker): the table is scored, by the hook.

@@ -16,7 +16,8 @@ from sqlalchemy import func, select
 
 from banker.models import Game as GameRow
 from banker.models import db
-from banker.rules.actions import ACTIONS, UNDO
+from banker.rules.actions import UNDO
+from banker.rules.declaration import ACTIONS
 from banker.rules.board import EDITIONS
 from banker.rules.state import TOKENS, Settings
 
@@ -76,8 +77,9 @@ SANE = {
                                {"kind": "advance_to_nearest", "type": "railroad"}, {"kind": "go_to_jail"}]),
     "choice": st.sampled_from(["flat", "percent"]), "high_bid": st.integers(0, 50),
     "name": st.sampled_from(["Cy", "Ann", "Dee"]), "token": st.sampled_from(TOKENS), "count": st.booleans(),
-    # A round's clock (a tournament's table): an end long gone or far ahead; a paused clock's time left.
-    "ends_at": st.sampled_from([0, 1_000, 2**40]), "paused_left": st.integers(0, 3_600),
+    # A round's clock (a tournament's table): an end long gone or far ahead; a paused clock's time left;
+    # the last turn called or no longer called.
+    "ends_at": st.sampled_from([0, 1_000, 2**40]), "paused_left": st.integers(0, 3_600), "last_turn": st.booleans(),
 }
 
 

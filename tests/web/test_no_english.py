@@ -14,7 +14,8 @@ from html.parser import HTMLParser
 import pytest
 from babel.messages.pofile import read_po
 
-from banker.rules.actions import ACTIONS, UNDO
+from banker.rules.actions import UNDO
+from banker.rules.declaration import ACTIONS
 from banker.rules.board import load_board
 from banker.rules.cards import printing_decks
 from banker.web.pages.api import API_ONLY

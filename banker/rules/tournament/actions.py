@@ -1,6 +1,6 @@
 """The event's action vocabulary: every change to an event is one of these, declared once (its type,
 who may take it, its fields and how each is parsed, and the rule it runs), as a game's actions are
-in rules/actions.py. Parsing checks only the shape of the input; the rules decide if it is legal now.
+in rules/actions/. Parsing checks only the shape of the input; the rules decide if it is legal now.
 
 Who acts: the organiser (who also stands for the store, which records what the tables did: the
 games it created, a game's end); a player, for their own registration and withdrawal; a newcomer
@@ -85,20 +85,28 @@ def check_actor(action: EventAction, actor: EventActor) -> None:
         raise RuleError("already_registered", N_("You are already registered in this event."))
 
 
-def check_event_undo(actor: EventActor, last: str | None) -> None:
-    """Refuse the organiser's undo of the newest live entry of the event's log, of type `last`
-    (None: there is none). The store undoes by replaying the log without it, as for a game.
-    What the tables did (a game created, a game's end) and a player's own registration are
-    facts, not the organiser's choices: a result is corrected instead."""
+def check_event_undo(actor: EventActor, last: str | None, state, now: int) -> None:
+    """Refuse the organiser's undo, at `now`, of the newest live entry of the event's log, of type
+    `last` (None: there is none). The store undoes by replaying the log without it, as for a game.
+    What the tables did (a game created, a game's end) and a player's own registration are facts,
+    not the organiser's choices (NOT_UNDONE says what to do instead); and a last turn that the
+    round's time called would be called again at once."""
     if not actor.organiser:
         raise NotAllowed("organiser_only", N_("Only the organiser can undo."))
     if last is None:
         raise RuleError("nothing_to_undo", N_("There is nothing to undo."))
     if last in NOT_UNDONE:
-        raise RuleError("not_undoable", N_("That cannot be undone: correct the result instead."))
+        raise RuleError("not_undoable", NOT_UNDONE[last])
+    if last == "last_turn" and state.clock.ends_at is not None and now >= state.clock.ends_at:
+        raise RuleError("time_is_up", N_("The round's time is up: its last turn stands."))
 
 
-NOT_UNDONE = frozenset({"register", "tables_created", "table_result"})
+NOT_UNDONE = {
+    "register": N_("A registration cannot be undone: withdraw the player instead."),
+    "tables_created": N_("The round's games are made: its seating cannot be undone. "
+                         "A late player is seated from the next round."),
+    "table_result": N_("That cannot be undone: correct the result instead."),
+}
 
 
 # Field parsers

@@ -1,5 +1,5 @@
 """What an event's action did: one constructor per kind of effect, each a plain dict {"kind": <the
-constructor's name>, <its fields>}, as a game's effects are (rules/effects.py). The store acts on
+constructor's name>, <its fields>}, as a game's effects are (rules/effects/). The store acts on
 some: `round_seated` (create the tables' games), `last_turn` (call it in each game still playing)."""
 
 from collections.abc import Callable

@@ -16,7 +16,7 @@ from ...rules import Actor, apply, parse
 from ...rules.errors import GameError
 from .forms import action_from_form
 from ...words.languages import gettext as _
-from ...words.narrate import money, party
+from ...words.phrases import money, party
 from .respond import from_htmx
 from .seats import visit
 

@@ -18,9 +18,9 @@ from ...rules.errors import N_
 from ...store import Game, archive
 from ...words.languages import gettext as _, zone
 from ...words.labels import GROUP_NAMES
-from ...words.narrate import party, square
+from ...words.phrases import party, square
 
-# Each transfer's reason (rules/effects.py, transfer) as the ledger's column says it.
+# Each transfer's reason (rules/effects/bank.py, transfer) as the ledger's column says it.
 REASONS = {"salary": N_("GO salary"), "rent": N_("Rent"), "tax": N_("Tax"), "purchase": N_("Purchase"),
            "payment": N_("Payment"), "bank_payment": N_("Paid by the bank"), "bank_charge": N_("Charged by the bank"),
            "jail_fine": N_("Jail fine"), "jackpot": N_("Free Parking jackpot"), "building": N_("Buildings"),

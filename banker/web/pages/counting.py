@@ -11,7 +11,7 @@ from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from ... import store
-from ...rules.actions import ACTIONS, Counted
+from ...rules.declaration import ACTIONS, Counted
 from ...rules.counting import WorkedOut, counts, purchase, worked_out
 from ...rules.inputs import MAX_AMOUNT
 from ...words.amounts import money, typed

@@ -33,7 +33,7 @@ from flask import Response, current_app, request, stream_with_context
 from ...live import Full, turned_away
 from ...rules.tournament import EventState
 from ...rules.tournament.state import MAX_EVENT_PLAYERS
-from ...store import notifier, release, tournaments
+from ...store import in_one_line, notifier, outage, release, tournaments
 
 log = logging.getLogger(__name__)
 
@@ -94,10 +94,13 @@ class ClockKeeper:
     """One thread of each server process that calls the last turn of every round whose time runs
     out, at its deadline (store.tournaments.round_deadlines): with no screen open, and after a
     restart. It runs only while some round's clock runs: started when the app starts to serve with
-    one running, and whenever a tournament changes (a round started or resumed here, or heard of from
-    another process); it stops when no clock runs. Several processes' keepers call it at once:
-    the first is recorded, the rest refused (store/tournaments.py, `call_time`); an action on a
-    table after the deadline calls it too (store/actions.py), so a late keeper changes nothing."""
+    one running, and whenever a tournament changes (a round started, resumed or its start undone
+    here, or heard of from another process, to which a serving process listens from its start:
+    `keep_time`); it stops when no clock runs. It looks at the deadlines again at each change, so a
+    start or a resume that was undone is never called: the rules would refuse it anyway (its time is
+    not up). Several processes' keepers call it at once: the first is recorded, the rest refused
+    (store/tournaments.py, `call_time`); an action on a table after the deadline calls it too
+    (store/actions.py), so a late keeper changes nothing."""
 
     def __init__(self, app, changes):
         self.app, self.changes = app, changes
@@ -132,8 +135,11 @@ class ClockKeeper:
             try:
                 with self.app.app_context():
                     following = self.call_due()
-            except Exception:  # the database away a moment: looked at again later, never given up
-                log.exception("the round clock keeper could not look at the deadlines")
+            except Exception as error:  # looked at again later, never given up
+                if outage(error):  # the database away a moment (restarting): a line, not a traceback
+                    log.warning("the round clock keeper could not reach the database (%s)", in_one_line(error))
+                else:
+                    log.exception("the round clock keeper could not look at the deadlines")
                 following = time.time() + KEEPER_RETRY
             with self.lock:
                 if following is None and not self.wake.is_set():
@@ -157,8 +163,8 @@ class ClockKeeper:
 
 
 # The keeper looks at the deadlines again at least this often (seconds), whatever it heard: a clock
-# another process moved unheard (it listens only while following a page) is found by then; and this
-# long after the database did not answer.
+# another process moved unheard (while this one's listening connection was being made again) is
+# found by then; and this long after the database did not answer.
 KEEPER_RECHECK = 60.0
 KEEPER_RETRY = 5.0
 KEEPER_STOP = 5.0  # at most this long for its look under way, when the server stops
@@ -173,7 +179,10 @@ def init_app(app) -> None:
 
 def keep_time(app) -> None:
     """The app starts to serve: its round clock keeper starts at once when a round's clock runs in
-    the database (after a restart, nobody else may be there to call its last turn). One query."""
+    the database (after a restart, nobody else may be there to call its last turn), and the process
+    listens to the others from now on (PostgreSQL), so that its keeper hears of a round another one
+    starts, pauses or undoes with no page open here. One query."""
+    app.extensions["banker.notifier"].listen()
     with app.app_context():  # (its session let go as the context ends: banker.create_app)
         running = tournaments.round_deadlines()
     if running:
