@@ -8,10 +8,13 @@ tournament change reaches every screen once."""
 
 import re
 import threading
+import time
 
 from flask import template_rendered
 
 from banker import qr
+from banker.live.notifier import LocalNotifier
+from banker.web.pages import tournament_live
 
 from .games import new_game
 from .test_live import Listener
@@ -138,3 +141,33 @@ def test_a_tournament_screen_holds_a_live_slot_until_it_closes(app):
     finally:
         for screen in reversed(screens):  # as test_live_slots.py says: the newest stream first
             screen.close()
+
+
+class CountedNotifier(LocalNotifier):
+    """The one-process notifier, its nudges noted as they are made."""
+
+    def __init__(self):
+        super().__init__()
+        self.nudged: list[str] = []
+
+    def nudge(self, code: str) -> None:
+        self.nudged.append(code)
+        super().nudge(code)
+
+
+def test_ten_tables_changes_within_a_second_nudge_their_tournaments_screens_twice(monkeypatch):
+    """The first table's change at once, the nine that follow within TABLES_SETTLE together as it
+    ends; each table's newest version is kept for the screens to read."""
+    monkeypatch.setattr(tournament_live, "TABLES_SETTLE", 0.5)  # the eleven publications take microseconds
+    changes = CountedNotifier()
+    tables = tournament_live.Tables(changes)
+    tables.watch("EVENT", [f"GAME{n}" for n in range(10)])
+    for n in range(10):
+        changes.publish(f"GAME{n}", 5 + n)
+    changes.publish("OTHER", 3)  # a game of no tournament
+    assert changes.nudged == ["event:EVENT"]
+    deadline = time.monotonic() + 10
+    while len(changes.nudged) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert changes.nudged == ["event:EVENT"] * 2
+    assert tables.heard_at == {f"GAME{n}": 5 + n for n in range(10)}
