@@ -27,7 +27,7 @@ the end.
 
 The machine is shared: other load slows every figure (the script prints the load average).
 
-Run: .venv/bin/python benchmarks/tournament.py   (about four minutes; prints a table; asserts nothing)
+Run: .venv/bin/python benchmarks/tournament.py   (about three minutes; prints a table; asserts nothing)
      .venv/bin/python benchmarks/tournament.py --measure 10   (seconds measured per round)
 """
 
