@@ -153,7 +153,8 @@ def alone(args) -> dict:
                 _, made = api.call("POST", "/api/games", {"rules": {"preset": "jma"}})
                 seats = {}
                 for n, token in enumerate(TOKENS, 1):
-                    _, joined = api.call("POST", f"/api/games/{made['code']}/players", {"name": f"P{n}", "token": token})
+                    _, joined = api.call("POST", f"/api/games/{made['code']}/players",
+                                         {"name": f"P{n}", "token": token})
                     seats[joined["player_id"]] = joined["player_token"]
                 api.call("POST", f"/api/games/{made['code']}/actions", {"type": "start", "order": list(seats)},
                          made["banker_token"])
@@ -209,7 +210,8 @@ def event(args) -> dict:
             newest = _newest_version(server, code)
             for screen in screens:
                 screen.wait_for(newest, 10)
-                tournament_waits.append(next((at for at, v, _ in screen.updates if v >= newest), time.perf_counter()) - start)
+                at = next((at for at, v, _ in screen.updates if v >= newest), time.perf_counter())
+                tournament_waits.append(at - start)
             rounds.append(measured)
             played += tables
             for table in tables:

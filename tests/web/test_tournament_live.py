@@ -73,7 +73,8 @@ def test_a_tables_change_costs_a_games_and_reaches_the_organiser_alone_when_it_s
         assert [name for name in rendered if name.startswith("tournament/")] == ["tournament/_glance.html"]
         assert not drawn  # no QR: registration is over
         apply(shown, update.data)
-        assert comparable(shown["event"]) == comparable(_part(organiser.get(f"/e/{code}").get_data(as_text=True), "event"))
+        drawn_now = _part(organiser.get(f"/e/{code}").get_data(as_text=True), "event")
+        assert comparable(shown["event"]) == comparable(drawn_now)
         # Another payment to the leader changes neither whose turn it is nor who leads: nothing is written.
         assert _host_post(organiser, game, type="bank_pay", player="2", amount="5")
         added = api.post(f"/api/events/{code}/actions", json={"type": "add_player", "name": "Ed"},
@@ -110,7 +111,8 @@ def _payment(client, game: str, statements) -> list[str]:
     thread answering it."""
     token = _token(client, f"/t/{game}")
     statements.clear()
-    answer = client.post(f"/t/{game}/act", data={"csrf_token": token, "type": "bank_pay", "player": "2", "amount": "500"})
+    answer = client.post(f"/t/{game}/act",
+                         data={"csrf_token": token, "type": "bank_pay", "player": "2", "amount": "500"})
     assert answer.status_code in (200, 303), answer.get_data(as_text=True)
     return [s for thread, s in statements if thread == threading.current_thread().name]
 

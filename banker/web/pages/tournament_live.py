@@ -201,7 +201,8 @@ def newest_game(code: str):
 
 
 def follow(code: str, version: int, depends: Callable[[EventState, int], Hashable],
-           render: Callable[[EventState, Hashable | None], str], holder: Hashable, browser: str | None = None) -> Response:
+           render: Callable[[EventState, Hashable | None], str], holder: Hashable,
+           browser: str | None = None) -> Response:
     """The live connection of one tournament screen that shows tournament `code` at `version`:
     `depends(state, version)` names what its part is made from, `render(state, shown)` makes what
     the page needs, given what it shows (`depends`'s answer for it; None: unknown, all of it). It
