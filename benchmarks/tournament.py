@@ -8,7 +8,9 @@ pages' protocol with the cookie and badge a page would have given it). Two eveni
 each on a fresh server:
 
 - `alone`: ten games of five made through the game API, no tournament: the game screens' cost
-  before the event layer.
+  before the event layer. Three rounds of ten new games, each played for MEASURE seconds and then
+  ended by its banker, as the event's are: the same evening but for the event layer (one round
+  alone was measured against the event's three, in a process with fewer games behind it).
 - `event`: the same ten tables as a tournament's: fifty players registered through the event API,
   the round seated (the store makes the ten games) and started; the organiser's screen and the TV
   follow it. Three rounds: each is played for MEASURE seconds, then every table's game is ended by
@@ -20,7 +22,8 @@ moment the action is sent), the server's CPU per table change (its utime + stime
 seconds, divided by the changes made), the action's p95 round trip; for the event, how long the
 tournament's own change (the round's last table ended and scored) takes to reach the organiser's
 screen and the TV, how many updates the organiser's screen was written in a round (it shows each
-table's turn and leader) and the TV (the standings only); and the server's RSS at the end.
+table's turn and leader) and the TV (the standings only), and their bytes; and the server's RSS at
+the end.
 
 The machine is shared: other load slows every figure (the script prints the load average).
 
@@ -49,18 +52,18 @@ VIEW_KEY = "TVKEY234"  # the event TV's view key, written as store.tournaments.n
 
 
 class EventScreen(Screen):
-    """A tournament screen's live connection: every `update` it is written, with its time."""
+    """A tournament screen's live connection: every `update` it is written, with its time and bytes."""
 
     def __init__(self, *args):
         super().__init__(*args)
-        self.updates: list[tuple[float, int]] = []
+        self.updates: list[tuple[float, int, int]] = []
 
     def _event(self, block: bytes):
         lines = block.split(b"\n")
         if b"event: update" in lines:
             version = next(int(line[4:]) for line in lines if line.startswith(b"id: "))
             with self.changed:
-                self.updates.append((time.perf_counter(), version))
+                self.updates.append((time.perf_counter(), version, len(block) + 2))
                 self.version = max(self.version, version)
                 self.changed.notify_all()
 
@@ -138,25 +141,32 @@ def play_round(server: Server, tables: list[Table], seconds: float) -> dict:
 
 
 def alone(args) -> dict:
-    """Ten games of five through the game API, every screen open: the game screens' own cost."""
+    """Ten games of five through the game API, every screen open, three times as the tournament's
+    rounds are (each played for MEASURE seconds, then ended by its banker): the game screens' own
+    cost, in an evening of the same shape."""
     server, rng = Server(), random.Random(36)
     try:
-        api, tables = Client(server), []
-        for _ in range(TABLES):
-            _, made = api.call("POST", "/api/games", {"rules": {"preset": "jma"}})
-            seats = {}
-            for n, token in enumerate(TOKENS, 1):
-                _, joined = api.call("POST", f"/api/games/{made['code']}/players", {"name": f"P{n}", "token": token})
-                seats[joined["player_id"]] = joined["player_token"]
-            api.call("POST", f"/api/games/{made['code']}/actions", {"type": "start", "order": list(seats)},
-                     made["banker_token"])
-            tables.append(Table(server, made["code"], made["banker_token"], seats, rng))
-        for table in tables:
-            table.open_screens()
-        measured = play_round(server, tables, args.measure)
-        figures = _figures(tables, [measured])
-        for table in tables:
-            table.close()
+        api, rounds, played = Client(server), [], []
+        for _ in (1, 2, 3):
+            tables = []
+            for _ in range(TABLES):
+                _, made = api.call("POST", "/api/games", {"rules": {"preset": "jma"}})
+                seats = {}
+                for n, token in enumerate(TOKENS, 1):
+                    _, joined = api.call("POST", f"/api/games/{made['code']}/players",
+                                         {"name": f"P{n}", "token": token})
+                    seats[joined["player_id"]] = joined["player_token"]
+                api.call("POST", f"/api/games/{made['code']}/actions", {"type": "start", "order": list(seats)},
+                         made["banker_token"])
+                tables.append(Table(server, made["code"], made["banker_token"], seats, rng))
+            for table in tables:
+                table.open_screens()
+            rounds.append(play_round(server, tables, args.measure))
+            for table in tables:
+                api.call("POST", f"/api/games/{table.code}/actions", {"type": "end_game"}, table.banker)
+                table.close()
+            played += tables
+        figures = _figures(played, rounds)
         figures["rss"] = _rss(server)
         return figures
     finally:
@@ -189,7 +199,7 @@ def event(args) -> dict:
                 table.open_screens()
             before = [len(s.updates) for s in screens]
             measured = play_round(server, tables, args.measure)
-            measured["updates"] = [len(s.updates) - b for s, b in zip(screens, before)]
+            measured["updates"] = [s.updates[b:] for s, b in zip(screens, before)]
             # The organiser ends every table (as its banker): each is scored, the round ends with the last.
             for table in tables[:-1]:
                 api.call("POST", f"/api/games/{table.code}/actions", {"type": "end_game"}, organiser)
@@ -200,7 +210,8 @@ def event(args) -> dict:
             newest = _newest_version(server, code)
             for screen in screens:
                 screen.wait_for(newest, 10)
-                tournament_waits.append(next((at for at, v in screen.updates if v >= newest), time.perf_counter()) - start)
+                at = next((at for at, v, _ in screen.updates if v >= newest), time.perf_counter())
+                tournament_waits.append(at - start)
             rounds.append(measured)
             played += tables
             for table in tables:
@@ -298,7 +309,9 @@ def main() -> None:
     print(f"{'server RSS at the end':44} {before['rss']:>11.0f} MB {after['rss']:>11.0f} MB")
     waits = after["tournament_change"]
     print(f"a round's end on the organiser's screen and the TV: worst {ms(max(waits))}, all {[ms(w) for w in waits]}")
-    print(f"updates written per round: organiser's screen {after['organiser_updates']}, TV {after['tv_updates']}")
+    written = lambda rounds: [f"{len(u)} ({sum(b for _, _, b in u) / 1000:.1f} KB)" for u in rounds]  # noqa: E731
+    print(f"updates written per round: organiser's screen {written(after['organiser_updates'])}, "
+          f"TV {written(after['tv_updates'])}")
 
 
 if __name__ == "__main__":

@@ -40,6 +40,10 @@ class Notifier(store.Notifier, Protocol):
     def listen(self) -> None:
         """Hear the other processes' versions from now on (a page follows a game)."""
 
+    def nudge(self, code: str) -> None:
+        """Wake whoever waits on `code` now to look again, telling no listener: no new version of
+        it, but something its pages show, kept elsewhere, may have changed (a tournament's table)."""
+
 
 class LocalNotifier:
     """Versions published in this process, how many times each game was published, and one
@@ -81,6 +85,12 @@ class LocalNotifier:
                 else:
                     self._waiting[code] = (condition, waiters - 1)
             return max(seen, self._versions.get(code, seen)) if woke and not self.closed else None
+
+    def nudge(self, code: str) -> None:
+        with self._lock:
+            if code in self._waiting:
+                self._published[code] = self._published.get(code, 0) + 1
+                self._waiting[code][0].notify_all()
 
     def close(self) -> None:
         with self._lock:

@@ -47,11 +47,14 @@ def _tournament(code: str):
 
 def _view(code: str, state) -> dict:
     """What every page of the tournament shows: its state, names, standings and clock, and the
-    registration's address and QR."""
+    registration's address, with its QR while registration is open (the only time a page shows it:
+    drawing it takes about 14 ms, and the organiser's screen was drawn again about once a second
+    while the tables play, docs/benchmarks.md)."""
     register_url = public_url(url_for("tournament.register", code=code))
+    register_qr = qr.svg(register_url) if state.status == "registering" else None
     return {"code": code, "state": state, "names": {p.id: p.name for p in state.players},
             "standings": standings(state), "clock": results.clock(state, tournaments.now()),
-            "register_url": register_url, "register_qr": qr.svg(register_url), "status_words": STATUS_WORDS}
+            "register_url": register_url, "register_qr": register_qr, "status_words": STATUS_WORDS}
 
 
 @bp.get("/events/new")
@@ -140,20 +143,25 @@ def page(code):
 @bp.get("/e/<code:code>/live")
 def live(code):
     """The organiser's screen's live connection: its part depends on the tournament's version and
-    on each table's turn and leader."""
+    on each table's turn and leader. When only tables moved, it writes their lines alone."""
     tournament = _tournament(code)
     if not tournaments.organises(tournament, browser=browser("banker")):
         abort(403)
     drawn = {}
 
     def depends(state, version):
-        drawn["glance"] = glance(state)
+        drawn["version"], drawn["glance"] = version, glance(state)
         return version, tuple(sorted(drawn["glance"].items()))
 
-    return follow(tournament.code, _shown(), depends,
-                  lambda state: render_template("tournament/_organiser.html",
-                                                **_organiser_context(code, state, 0, drawn["glance"])),
-                  BANKER, browser("banker").digest)
+    def render(state, shown):
+        tables = drawn["glance"]
+        if shown is not None and shown[0] == drawn["version"]:
+            before = dict(shown[1])
+            moved = [t for t in state.round.tables if tables.get(t.number) != before.get(t.number)]
+            return render_template("tournament/_glance.html", tables=moved, glance=tables, oob=True)
+        return render_template("tournament/_organiser.html", **_organiser_context(code, state, 0, tables))
+
+    return follow(tournament.code, _shown(), depends, render, BANKER, browser("banker").digest)
 
 
 def _shown() -> int:
@@ -258,7 +266,7 @@ def live_me(code):
     if player is None:
         abort(403)
     return follow(tournament.code, _shown(), lambda state, version: version,
-                  lambda state: render_template("tournament/_me.html", **_me_context(code, state, player)),
+                  lambda state, _shown: render_template("tournament/_me.html", **_me_context(code, state, player)),
                   ("seat", player), browser("seat").digest)
 
 
@@ -298,7 +306,7 @@ def live_tv(code, key):
     if tournament is None:
         return _not_this_tv()
     return follow(tournament.code, _shown(), lambda state, version: version,
-                  lambda state: render_template("tournament/_tv.html", **_tv_context(code, state)), TV)
+                  lambda state, _shown: render_template("tournament/_tv.html", **_tv_context(code, state)), TV)
 
 
 def _not_this_tv():

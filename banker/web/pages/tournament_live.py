@@ -5,8 +5,9 @@ when what it shows changed.
 A tournament is published under its own key (`store.tournaments.live_key`) by the store's commits,
 relayed between processes as a game's versions are. A change to one of its tables' games is heard
 by one listener on the notifier: the games of the tournaments watched in this process are mapped to
-their tournament's key, which the listener publishes again (same version: something it may show
-changed). The screens are few (one organiser, a TV or two, the phones between rounds), so each
+their tournament's key, whose waiting screens the listener nudges (the notifier wakes them with no
+new version and tells no other listener: the round clock's keeper has nothing to look at). The
+screens are few (one organiser, a TV or two, the phones between rounds), so each
 connection renders its own part; the tables' own screens stay with the games' renderers
 (live/renderer.py).
 
@@ -14,8 +15,9 @@ Dependencies: a screen names what its part is made from
 (`depends(state)`: the tournament's version, and for the organiser each table's turn and leader,
 read from the live memory's newest version of the game, not the database). The tournament's row is
 read only when its own version moved; a table's change that leaves what a screen shows as it was
-renders nothing and writes nothing, and the tables' changes reach a screen at most once per
-TABLES_SETTLE (a tournament's own change at once).
+renders nothing and writes nothing (a keep-alive comment only once LIVE_HEARTBEAT_SECONDS went
+by without a write), and the tables' changes reach a screen at most once per TABLES_SETTLE (a
+tournament's own change at once).
 
 The round's clock is one server deadline, and each process keeps it (`ClockKeeper`): when it runs
 out, the server calls the last turn itself (rules/tournament: `last_turn` is anyone's once time is
@@ -35,28 +37,52 @@ from ...store import in_one_line, notifier, outage, release, tournaments
 
 log = logging.getLogger(__name__)
 
-# Seconds a screen's part waits after a write before it shows a table's change again.
+# Seconds after a nudge of a tournament's screens before its tables' changes nudge them again.
 TABLES_SETTLE = 1.0
 
 
 class Tables:
     """The tables' games of the tournaments watched in this process, and the newest version heard
-    of each: a game's publication is published again under its tournament's key."""
+    of each: a game's publication nudges its tournament's screens, at most once per TABLES_SETTLE
+    (the first change at once, those that follow within the settle together as it ends): ten
+    tables at a table's pace wake each screen once a second, not ten times (benchmarks/tournament.py)."""
 
     def __init__(self, changes):
         self.changes = changes
         self.events: dict[str, str] = {}  # a watched table's game code -> its tournament's key
         self.heard_at: dict[str, int] = {}
+        self.nudged: dict[str, float] = {}  # a tournament's key -> when its screens were last nudged
+        self.later: set[str] = set()  # the tournaments' keys with a nudge set for the settle's end
         self.lock = threading.Lock()
         changes.listeners.append(self.heard)
 
     def heard(self, code: str | None, version: int) -> None:
-        """A game's version was published: tell its tournament's screens, if it is a watched table."""
+        """A game's version was published: nudge its tournament's screens, if it is a watched table.
+        A nudge, not a publication: the notifier's listeners (the round clock's keeper among them)
+        hear nothing of it, since the tournament itself did not change."""
         event = self.events.get(code) if code else None
-        if event is not None:
-            with self.lock:
-                self.heard_at[code] = max(version, self.heard_at.get(code, 0))
-            self.changes.publish(event, -1)
+        if event is None:
+            return
+        with self.lock:
+            self.heard_at[code] = max(version, self.heard_at.get(code, 0))
+            if event in self.later:
+                return  # the nudge set for the settle's end shows this change too
+            last = self.nudged.get(event)
+            if last is not None and (wait := last + TABLES_SETTLE - time.monotonic()) > 0:
+                self.later.add(event)
+                timer = threading.Timer(wait, self._nudge, (event,))
+                timer.daemon = True
+                timer.start()
+                return
+            self.nudged[event] = time.monotonic()
+        self.changes.nudge(event)
+
+    def _nudge(self, event: str) -> None:
+        """The settle is over: the tables' changes heard during it nudge the screens, once."""
+        with self.lock:
+            self.later.discard(event)
+            self.nudged[event] = time.monotonic()
+        self.changes.nudge(event)
 
     def watch(self, code: str, games) -> None:
         """The tables' games of tournament `code` whose changes its screens follow."""
@@ -175,10 +201,12 @@ def newest_game(code: str):
 
 
 def follow(code: str, version: int, depends: Callable[[EventState, int], Hashable],
-           render: Callable[[EventState], str], holder: Hashable, browser: str | None = None) -> Response:
+           render: Callable[[EventState, Hashable | None], str], holder: Hashable,
+           browser: str | None = None) -> Response:
     """The live connection of one tournament screen that shows tournament `code` at `version`:
-    `depends(state, version)` names what its part is made from, `render(state)` makes the part. It
-    writes the part when that changed since the page (or the last write), and a comment every
+    `depends(state, version)` names what its part is made from, `render(state, shown)` makes what
+    the page needs, given what it shows (`depends`'s answer for it; None: unknown, all of it). It
+    writes when that changed since the page (or the last write), and a comment every
     LIVE_HEARTBEAT_SECONDS otherwise. It holds one of the process's live slots as a game's screens
     do (live/slots.py), counted against `holder` (the organiser as BANKER, the TV as TV, a player's
     phone as ("seat", player)) and the `browser` that holds it: 503 and a retry when a share is full."""
@@ -198,30 +226,25 @@ def follow(code: str, version: int, depends: Callable[[EventState, int], Hashabl
             return
         watch_tables(code, _games(state))
         shown = depends(state, seen) if seen == version else None  # None: moved on since the page was drawn
-        looked = 0.0
+        wrote = time.monotonic()
         while not changes.closed:
-            if shown is not None:
-                yield ": ping\n\n"
-            woke = changes.wait(tournaments.live_key(code), seen, heartbeat)
-            if changes.closed:
-                return
-            if woke is None:
-                continue
-            if woke > seen or shown is None:
-                state, seen = _read(code)
-                if state is None:
+            if shown is not None:  # (else the page is behind: its part is written at once)
+                woke = changes.wait(tournaments.live_key(code), seen, max(0.0, heartbeat - (time.monotonic() - wrote)))
+                if changes.closed:
                     return
-                watch_tables(code, _games(state))
-            elif time.monotonic() - looked < TABLES_SETTLE:
-                # Only a table changed, and the screen looked at its tables a moment ago: the
-                # tables' next changes are let in first, so that ten tables at a table's pace cost
-                # one look a second, not ten (benchmarks/tournament.py). A tournament change never waits.
-                time.sleep(TABLES_SETTLE - (time.monotonic() - looked))
-            looked = time.monotonic()
+                if woke is None:
+                    wrote = time.monotonic()
+                    yield ": ping\n\n"
+                    continue
+                if woke > seen:  # the tournament's own change (else a nudge: a table's, see Tables)
+                    state, seen = _read(code)
+                    if state is None:
+                        return
+                    watch_tables(code, _games(state))
             now = depends(state, seen)
             if now != shown:
-                shown = now
-                html = render(state)
+                html = render(state, shown)
+                shown, wrote = now, time.monotonic()
                 yield f"event: update\nid: {seen}\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
             release()
 
