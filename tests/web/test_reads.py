@@ -35,7 +35,8 @@ TEMPLATES = {
     "plain": """{% macro bare(x) %}[{{ x }}]{% endmacro %}""",
     "outer": """<b>{% include "inner" %}</b>{{ note|default("none") }}""",
     "fallback": """{% if note and note.startswith("h") %}{{ note }}{% else %}{{ turn }}{% endif %}{{ seats[absent] }}
-        {{ seats[turn if me == 1 else 2].cash }}{% if (note|default("x")) == "hi" or pending.kind is undefined %}{{ me }}{% endif %}""",
+        {{ seats[turn if me == 1 else 2].cash }}
+        {% if (note|default("x")) == "hi" or pending.kind is undefined %}{{ me }}{% endif %}""",
     "late": """{% macro own() %}{{ note }}{{ who }}{% endmacro %}{% if turn == 1 %}{% set who = seats[me] %}{{ own() }}{% endif %}
         {{ who.name if who else "?" }}{% if who is defined and who %}{{ who.cash }}{% endif %}""",
 }

@@ -41,7 +41,8 @@ def test_a_templates_own_text_is_put_on_one_line_as_it_is_compiled_but_where_it_
     as a browser reads it (two where a tag of the template's stood between), but in a <pre>, a
     <textarea> or a <script>; a value drawn in keeps its own, which parts.squeeze squeezes."""
     environment = jinja2.Environment(extensions=[OneLine])
-    part = environment.from_string('<div id="news">\n  {% if shown %}\n    <h2>{{ name }}</h2>\n  {% endif %}\n</div>\n')
+    part = environment.from_string('<div id="news">\n  {% if shown %}\n    <h2>{{ name }}</h2>\n'
+                                   '  {% endif %}\n</div>\n')
     assert part.render(shown=True, name="Ann") == '<div id="news">  <h2>Ann</h2>  </div>'
     assert squeeze(part.render(shown=True, name="Ann\n Bob")) == '<div id="news">  <h2>Ann Bob</h2>  </div>'
     page = environment.from_string('<PRE>a\n  b</pre>\n<p>\n<textarea name="memo">\n{{ memo }}</textarea>\n'
