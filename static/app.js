@@ -371,11 +371,14 @@ document.addEventListener("htmx:sseMessage", () => {
 // A tournament's phone told live that a round seats its player shows the table and seat, then goes
 // on to its phone at the table a moment later, as the page drawn afresh does at once
 // (tournament.me): left alone, it kept offering the link while the player's turn came and went.
-// Not a page opened to stay there (the way back from a table, or after withdrawing).
+// Likewise a table's phone told live that its game ended goes on to its player's tournament page,
+// which waits for the next seating. Only a link a live update brought: a page drawn with it (the
+// way back from a table, the end screen opened again) stays, and goes on to the next one.
 const GO_ON_MS = 3000;
+const drawnGoOn = document.querySelector("a[data-go-on]")?.href;
 document.addEventListener("htmx:sseMessage", () => {
   const link = document.querySelector("a[data-go-on]");
-  if (!link || link.dataset.going || new URLSearchParams(location.search).has("stay")) return;
+  if (!link || link.dataset.going || link.href === drawnGoOn) return;
   link.dataset.going = "1";
   setTimeout(() => { if (link.isConnected) location.assign(link.href); }, GO_ON_MS);
 });

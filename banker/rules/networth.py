@@ -55,6 +55,13 @@ def standings(state: GameState) -> list[dict]:
     return alive + out
 
 
+def places(standings: list[dict]) -> list[int | None]:
+    """Each line's place in `standings`: players still in with equal net worth share one (1, 2, 2,
+    4), as a tournament's placings do (tournament.scoring.seat_results); None for a bankrupt one."""
+    alive = [s["total"] for s in standings if not s.get("bankrupt")]
+    return [None if s.get("bankrupt") else 1 + sum(t > s["total"] for t in alive) for s in standings]
+
+
 class WorthTally:
     """Every player's net worth (as `net_worths`) kept up from a game's effects alone, without the
     state: the net-worth chart follows a whole game's log this way, a dict lookup or two per

@@ -11,6 +11,7 @@ from ..rules.networth import net_worth
 from ..rules.state import BANK, GameState
 from ..rules.undo import Entry, may_take_back
 from ..store import Known
+from ..store.tournaments import table_of
 from ..words.narrate import explain
 from . import history
 from .bids import quick_bids
@@ -148,6 +149,14 @@ class PhoneScreen(Screen):
         return ((entry.actor != str(self.player) or entry.type in REPORTED)
                 and any(e["kind"] == "transfer" and self.player in (e["from"], e["to"])
                         or e["kind"] == "debt" and e["debtor"] == self.player for e in entry.effects))
+
+    @cached_property
+    def standings(self) -> dict:
+        """The end screen's pieces, and at a tournament's table the tournament's code: its phone goes
+        on to its player's page, which waits for the next seating (templates/player/_turn.html). One
+        query, once the game has ended."""
+        ended = super().standings
+        return {**ended, "event": table_of(self.game.code) if self.state.status == "ended" else None}
 
     @cached_property
     def out(self) -> dict:

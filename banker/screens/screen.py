@@ -26,6 +26,7 @@ from flask import current_app, url_for
 
 from ..drawings.chart import worth_chart
 from ..rules.cards import deck, holder
+from ..rules.networth import places
 from ..rules.outcomes import card_outcome
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook
@@ -191,9 +192,11 @@ class Screen:
 
     @cached_property
     def standings(self) -> dict:
-        """The chart of the end screen and the way to the game's story (only once the game has ended)."""
+        """The chart of the end screen, each line's place (players of equal net worth share one),
+        and the way to the game's story (only once the game has ended)."""
         ended = self.state.status == "ended"
         return {"chart": worth_chart(self.game, self.state.players) if ended else None,
+                "places": places(self.state.standings) if ended else None,
                 "story_url": url_for(f"{self.AREA}.story", code=self.game.code) if ended else None}
 
     @cached_property

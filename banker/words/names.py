@@ -3,6 +3,7 @@ table's board whatever the reader's language: Mayfair is Mayfair on a French pho
 what the players look for on the board. A square that is a game term (GO, Chance, a tax, a
 utility) is named in the reader's language, unless that is the board's own."""
 
+import unicodedata
 from functools import cache
 
 from ..rules.board import EDITION_NAMES, Board, load_board
@@ -21,6 +22,12 @@ SHORT_TERMS = {"jail": N_("Jail"), "community_chest": N_("Comm. Chest"), "electr
 
 def reader_language() -> str:
     return locale_name().split("_")[0]
+
+
+def sort_key(name: str) -> str:
+    """A person's name as a list in alphabetical order sorts it: case and accents folded, so that
+    Élodie comes among the Es, not after Kim (Python's own order is the code points')."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c))
 
 
 def labelled(labels: dict[str, str]) -> str:

@@ -65,8 +65,10 @@ def test_an_evening_through_the_pages(app):
 
     # A player withdraws from the next rounds on their phone (their game goes on).
     ed = phones[4]
-    assert post(ed, f"/e/{code}/me", f"/e/{code}/me?stay=1").status_code == 303
-    assert "You have withdrawn" in ed.get(f"/e/{code}/me?stay=1").get_data(as_text=True)
+    ed_game = next(t.game for t in state.round.tables if 5 in t.seats)
+    withdrawn = post(ed, f"/e/{code}/me", f"/e/{code}/me?stay={ed_game}")
+    assert withdrawn.status_code == 303 and withdrawn.headers["Location"].endswith(f"/me?stay={ed_game}")
+    assert "You have withdrawn" in ed.get(f"/e/{code}/me?stay={ed_game}").get_data(as_text=True)
     assert "Ed · withdrawn" in organiser.get(event).get_data(as_text=True)
 
     refused = post(organiser, event, event, type="seat_round")
@@ -86,7 +88,7 @@ def test_an_evening_through_the_pages(app):
     assert "data-deadline" in organiser.get(f"/t/{game}").get_data(as_text=True)
     # The way back to the event from a table: a phone to its player's page, the organiser's host
     # screen to the organiser's, a table's own laptop to the standings.
-    assert f'href="/e/{code}/me?stay=1"' in phones[first - 1].get(f"/p/{game}").get_data(as_text=True)
+    assert f'href="/e/{code}/me?stay={game}"' in phones[first - 1].get(f"/p/{game}").get_data(as_text=True)
     assert f'href="/e/{code}"' in organiser.get(f"/t/{game}").get_data(as_text=True)
     assert f'href="/e/{code}/results"' in app.test_client().get(f"/t/{game}").get_data(as_text=True)
     for table in state.round.tables:
@@ -122,3 +124,85 @@ def test_an_evening_through_the_pages(app):
     ranks = {s["player"]: s["rank"] for s in app.test_client().get(f"/e/{code}/results.json").json["standings"]}
     assert [ranks[p] for p in reversed(tied)] == [2, 3, 4, 5]
     assert "Record the roll-off" not in organiser.get(event).get_data(as_text=True)
+
+
+def test_between_rounds_a_phone_shows_its_points_and_goes_on_to_the_next_table_by_itself(app):
+    """The play-test's phone: at its table's end it is shown the way to its tournament page first
+    (and takes it a moment later, data-go-on); that page shows its points and place and, told live
+    that the next round is seated, its table and seat with the link it goes on by. The way back
+    from a table stays away from that table only."""
+    from .test_live import Listener
+    from .test_tournament_live import Screen, _version
+
+    organiser = app.test_client()
+    made = post(organiser, "/events", "/events/new", name="Two rounds", rounds="2", round_minutes="60",
+                table_size="4", scoring="placings", final="0", preset="official", edition="us")
+    event = made.headers["Location"]
+    code = event.rsplit("/", 1)[1]
+    ann = app.test_client()
+    assert post(ann, f"/e/{code}/register", f"/e/{code}/register", name="Ann").status_code == 303
+    for name in ("Bob", "Cy", "Di"):
+        assert app.test_client().post(f"/api/events/{code}/players", json={"name": name}).status_code == 201
+    for kind in ("seat_round", "start_round"):
+        assert post(organiser, event, event, type=kind).status_code == 303
+    first = app.test_client().get(f"/api/events/{code}").json["rounds"][0]["tables"][0]["game"]
+    playing = ann.get(f"/p/{first}").get_data(as_text=True)
+    assert "data-go-on" not in playing and f'href="/e/{code}/me?stay={first}"' in playing
+    staying = ann.get(f"/e/{code}/me?stay={first}").get_data(as_text=True)  # the way back while it plays
+    assert "Play at table 1" in staying and "In a moment" not in staying and " points, place " not in staying
+
+    assert post(organiser, f"/t/{first}/act", f"/t/{first}", type="end_game").status_code in (200, 303)
+    ended = ann.get(f"/p/{first}").get_data(as_text=True)
+    way_on = ended.index(f'data-go-on href="/e/{code}/me"')
+    assert "My tournament: points and next seating" in ended[way_on:way_on + 200]
+    assert way_on < ended.index(" wins!")  # at the top of the end screen, before the standings
+    assert 'class="button primary" data-go-on' in ended
+    # Four level at $1,500: the end screen ranks them as the tournament does, sharing first place.
+    assert len(re.findall(r'<tr data-player="\d+">\s*<td>1</td>', ended)) == 4
+    screen = organiser.get(event).get_data(as_text=True)
+    assert "$1,500" in screen and "1500" not in screen  # net worth in the event's money
+    assert "Record the roll-off" not in screen  # a round is still to come: the standings are not final
+    between = ann.get(f"/e/{code}/me")  # no longer sent back to the ended table
+    page = between.get_data(as_text=True)
+    assert between.status_code == 200 and "data-go-on" not in page
+    assert "Ann: 1 points, place 1." in page  # four level at the table: places 1 to 4 shared, (4+2+1+0)//4
+    assert f'href="/p/{first}/story"' in page
+
+    listener = Listener(Screen(ann, f"/e/{code}/me"), _version(page))
+    try:
+        listener.idle()
+        assert post(organiser, event, event, type="seat_round").status_code == 303
+        told = listener.next_event()
+        second = app.test_client().get(f"/api/events/{code}").json["rounds"][1]["tables"][0]["game"]
+        assert "Table 1, seat " in told.data and f'data-go-on href="/p/{second}"' in told.data
+        assert "In a moment this phone becomes your phone at the table." in told.data
+        assert "Ann: 1 points, place 1." in told.data
+    finally:
+        listener.close(app)
+    # The way back from the first table no longer holds the phone: the new table is gone on to.
+    moved = ann.get(f"/e/{code}/me?stay={first}")
+    assert moved.status_code == 302 and moved.headers["Location"].endswith(f"/p/{second}")
+
+
+def test_the_tv_sorts_names_as_readers_do_and_the_last_turn_leaves_no_clock_to_pause(app):
+    organiser = app.test_client()
+    made = post(organiser, "/events", "/events/new", name="Accents", rounds="1", round_minutes="60",
+                table_size="4", scoring="net_worth", final="0", preset="official", edition="fr")
+    event = made.headers["Location"]
+    code = event.rsplit("/", 1)[1]
+    for name in ("Kim", "Élodie", "bob", "Zoé"):
+        assert app.test_client().post(f"/api/events/{code}/players", json={"name": name}).status_code == 201
+    tv = post(organiser, f"/e/{code}/tv", event).headers["Location"]
+    for kind in ("seat_round", "start_round"):
+        assert post(organiser, event, event, type=kind).status_code == 303
+    shown = organiser.get(tv).get_data(as_text=True)
+    assert re.findall(r"<li><span>([^<]+)</span>", shown) == ["bob", "Élodie", "Kim", "Zoé"]
+    assert "Pause the clock" in organiser.get(event).get_data(as_text=True)
+    assert post(organiser, event, event, type="last_turn").status_code == 303
+    called = organiser.get(event).get_data(as_text=True)
+    assert "Last turn" in called and "Pause the clock" not in called and "Resume the clock" not in called
+    game = app.test_client().get(f"/api/events/{code}").json["rounds"][0]["tables"][0]["game"]
+    assert post(organiser, f"/t/{game}/act", f"/t/{game}", type="end_game").status_code in (200, 303)
+    over = organiser.get(event).get_data(as_text=True)
+    assert "€1,500" in over  # the board's money, worded for the reader (English here)
+    assert "Record the roll-off" in over  # the standings are final: four level, a roll-off orders them

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from ..errors import N_, ActionError
-from ..networth import net_worths
+from ..networth import net_worths, places
 from ..state import GameState
 
 KINDS = ("net_worth", "placings", "jma")
@@ -107,10 +107,8 @@ def seat_results(game: GameState, players: Sequence[int] | None = None) -> list[
     name = {p.id: players[at] if players else p.id for at, p in enumerate(game.players)}
     worth = net_worths(game)
     alive = sorted((p for p in game.players if not p.bankrupt), key=lambda p: -worth[p.id])
-    results = []
-    for p in alive:
-        place = 1 + sum(worth[o.id] > worth[p.id] for o in alive)
-        results.append(Result(player=name[p.id], net_worth=worth[p.id], place=place))
+    shared = places([{"total": worth[p.id]} for p in alive])  # as the game's end screen shows them
+    results = [Result(player=name[p.id], net_worth=worth[p.id], place=place) for p, place in zip(alive, shared)]
     out = sorted((p for p in game.players if p.bankrupt), key=lambda p: p.place or len(game.players))
     results += [Result(player=name[p.id], net_worth=worth[p.id], place=p.place or len(game.players), bankrupt=True,
                        bankrupt_to=name.get(p.bankrupt_to, p.bankrupt_to)) for p in out]

@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 from ... import qr, store
 from ...live import BANKER, TV
 from ...rules.errors import N_, GameError
+from ...rules.board import load_board
 from ...rules.networth import net_worths
 from ...rules.tournament import EventActor, ranking, standings, ties
 from ...store import tournaments
@@ -19,7 +20,7 @@ from ..files import results
 from ...words.amounts import typed
 from ...screens import public_url
 from .home import edition_choices, first_board, preset_choices
-from ...words.names import reader_language
+from ...words.names import reader_language, sort_key
 from ...words.narrate import refusal
 from ..answers.respond import message
 from ..answers.seats import browser
@@ -53,6 +54,7 @@ def _view(code: str, state) -> dict:
     register_url = public_url(url_for("tournament.register", code=code))
     register_qr = qr.svg(register_url) if state.status == "registering" else None
     return {"code": code, "state": state, "names": {p.id: p.name for p in state.players},
+            "currency": load_board(state.settings.edition).currency,
             "standings": standings(state), "clock": results.clock(state, tournaments.now()),
             "register_url": register_url, "register_qr": register_qr, "status_words": STATUS_WORDS}
 
@@ -114,20 +116,30 @@ def glance(state) -> dict[int, Glance]:
 def offered(state) -> list[tuple[str, str]]:
     """The organiser's buttons that make sense now (the rules still decide: a refusal says why)."""
     status, clock = state.status, state.clock
+    # Once the last turn is called the clock means nothing more (each table ends by its turns), so
+    # it is neither paused nor run again.
     now = {"seat_round": status in ("registering", "between"), "start_round": status == "seated",
-           "pause_clock": status == "playing" and clock.ends_at is not None,
-           "resume_clock": clock.paused_remaining is not None,
+           "pause_clock": status == "playing" and clock.ends_at is not None and not clock.last_turn,
+           "resume_clock": clock.paused_remaining is not None and not clock.last_turn,
            "last_turn": status == "playing" and not clock.last_turn, "undo": True}
     return [(kind, label) for kind, label in BUTTONS if now[kind]]
 
 
 def _organiser_context(tournament_code: str, state, version: int, tables: dict | None = None) -> dict:
     view = _view(tournament_code, state)
-    # Ties that only a roll-off breaks, offered once no round is in play (they decide a final's seats).
-    tied = ties(view["standings"]) if state.status in ("between", "ended") else []
+    # Ties that only a roll-off breaks, offered once the standings are final: every qualifying round
+    # played (they decide a final's seats, and the event's order); before that, rounds still to come
+    # may part them.
+    tied = ties(view["standings"]) if _standings_final(state) else []
     tied = [[(player, view["names"][player]) for player in group] for group in tied]  # (id, name)
     return {**view, "version": version, "glance": glance(state) if tables is None else tables,
             "organiser": True, "buttons": offered(state), "ties": tied}
+
+
+def _standings_final(state) -> bool:
+    """Whether every qualifying round has been played (the final, if any, may be still to come)."""
+    played = [r for r in state.rounds if not r.final and r.status == "ended"]
+    return state.status == "ended" or state.status == "between" and len(played) == state.settings.rounds
 
 
 @bp.get("/e/<code:code>")
@@ -225,21 +237,25 @@ def registered(code):
 @bp.get("/e/<code:code>/me")
 def me(code):
     """The registered player's phone: waiting for the seating, then their table and seat (and on
-    to their table's phone), between rounds their points and the next seating."""
+    to their table's phone), between rounds their points and the next seating. `stay=<game>` (the
+    way back from that table, or after withdrawing there) shows the page rather than go back to
+    that game; a table of a newer round is still gone on to."""
     tournament = _tournament(code)
     player = tournaments.entrant(tournament, browser("seat"))
     if player is None:
         return redirect(url_for("tournament.register", code=tournament.code))
     state = tournaments.load(tournament)
-    seat = _seat(state, player)
-    if seat is not None and seat[0].game and seat[0].results is None and request.args.get("stay") is None:
-        return redirect(url_for("player.page", code=seat[0].game))
+    table = _playing(state, player)
+    if table is not None and request.args.get("stay") != table.game:
+        return redirect(url_for("player.page", code=table.game))
     return render_template("tournament/me.html", version=tournament.version,
-                           **_me_context(tournament.code, tournaments.load(tournament), player))
+                           **_me_context(tournament.code, state, player))
 
 
 def _me_context(code: str, state, player: int) -> dict:
-    return {**_view(code, state), "player": player, "seat": _seat(state, player)}
+    """The registered phone's page; `stay` (its address's, and its live connection's) names the
+    table it stays away from, whose link it shows without going on."""
+    return {**_view(code, state), "player": player, "seat": _seat(state, player), "stay": request.args.get("stay")}
 
 
 @bp.post("/e/<code:code>/me")
@@ -255,7 +271,8 @@ def withdraw(code):
         flash(refusal(error, None, on_page=True), "error")
     except store.Busy:
         return message(_("The tournament is busy; try again."), 503)
-    return redirect(url_for("tournament.me", code=tournament.code, stay=1), 303)
+    table = _playing(tournaments.load(tournament), player)
+    return redirect(url_for("tournament.me", code=tournament.code, stay=table and table.game), 303)
 
 
 @bp.get("/e/<code:code>/me/live")
@@ -283,7 +300,7 @@ def new_tv(code):
 def _tv_context(code: str, state) -> dict:
     names = {p.id: p.name for p in state.players}
     seating = sorted(((names[p], t.number) for t in state.round.tables for p in t.seats),
-                     key=lambda pair: pair[0].casefold()) if state.round else []
+                     key=lambda pair: sort_key(pair[0])) if state.round else []
     return {**_view(code, state), "seating": seating, "ranking": ranking(state)}
 
 
@@ -322,6 +339,13 @@ def _seat(state, player: int):
         if player in table.seats:
             return table, table.seats.index(player) + 1
     return None
+
+
+def _playing(state, player: int):
+    """The player's table in the newest round while its game is being played (None when not seated
+    in it, or its game has ended): where their phone belongs."""
+    seat = _seat(state, player)
+    return seat[0] if seat is not None and seat[0].game and seat[0].results is None else None
 
 
 @bp.get("/e/<code:code>/results")
