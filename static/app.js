@@ -373,12 +373,15 @@ document.addEventListener("htmx:sseMessage", () => {
 // (tournament.me): left alone, it kept offering the link while the player's turn came and went.
 // Likewise a table's phone told live that its game ended goes on to its player's tournament page,
 // which waits for the next seating. Only a link a live update brought: a page drawn with it (the
-// way back from a table, the end screen opened again) stays, and goes on to the next one.
+// way back from a table, the end screen opened again) stays, and goes on to the next one. The end
+// screen come back to with the browser's Back (a copy from before the end, told it live) stays too
+// (data-go-on="not-back"): its reader came back to look at it.
 const GO_ON_MS = 3000;
 const drawnGoOn = document.querySelector("a[data-go-on]")?.href;
+const cameBack = performance.getEntriesByType("navigation")[0]?.type === "back_forward";
 document.addEventListener("htmx:sseMessage", () => {
   const link = document.querySelector("a[data-go-on]");
-  if (!link || link.dataset.going || link.href === drawnGoOn) return;
+  if (!link || link.dataset.going || link.href === drawnGoOn || (cameBack && link.dataset.goOn === "not-back")) return;
   link.dataset.going = "1";
   setTimeout(() => { if (link.isConnected) location.assign(link.href); }, GO_ON_MS);
 });

@@ -3,7 +3,7 @@ phones register by the event's QR address and wait, the event TV shows the regis
 the seating, the organiser seats and starts the round, each phone becomes its table's phone with no
 second join, each table's host screen opens from the event screen with the round's clock, which the
 organiser pauses on every table's screens, the tables' ends reach the standings, ties are rolled off
-on the organiser's screen, a phone goes back from its table to its tournament page, and the results. Every screen at 360 px (phones) or 1366×768
+on the organiser's screen, a table's phone goes on to its tournament page by itself at the end, and the results. Every screen at 360 px (phones) or 1366×768
 (laptops), checked by axe, with screenshots in test-artifacts/."""
 
 import re
@@ -81,6 +81,7 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
     check_phone_layout(organiser, "event screen")
     organiser.screenshot(path=artifacts / "tournament-organiser-1366x768.png")
     tv.screenshot(path=artifacts / "tournament-tv-seating.png")
+    assert tv.evaluate("document.documentElement.scrollHeight") <= 1080  # a TV cannot scroll
 
     hosts, games = [], []
     for number in (1, 2):
@@ -121,6 +122,7 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
     expect(tv.locator(".tv-winner")).to_be_visible(timeout=LIVE)
     expect(organiser.get_by_text("The tournament is over.")).to_be_visible(timeout=LIVE)
     tv.screenshot(path=artifacts / "tournament-tv-final.png")
+    assert tv.evaluate("document.documentElement.scrollHeight") <= 1080
     check_accessible(tv, "event TV, the end")
     # Both tables' first seats are level on everything, and so are the six others: the organiser
     # records the first roll-off (the winner first, as the choices stand) and its group is gone.
@@ -129,12 +131,22 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
     organiser.screenshot(path=artifacts / "tournament-roll-off-1366x768.png", full_page=True)
     organiser.locator(".roll-off").first.get_by_role("button", name="Record the roll-off").click()
     expect(organiser.locator(".roll-off")).to_have_count(1)
-    # From a table's phone, the way back to its player's tournament page, with their points.
+    # A table's phone told live that its game ended goes on by itself to its player's tournament
+    # page, with their points and place; the end screen opened again stays, its way on first.
     phones[0].bring_to_front()
+    expect(phones[0]).to_have_url(re.compile(rf"/e/{code}/me$"), timeout=LIVE)
+    expect(phones[0].get_by_text(re.compile(r"^Ann: \d+ points, place \d\.$"))).to_be_visible()
+    phones[0].set_viewport_size({"width": NARROW, "height": 740})
+    phones[0].screenshot(path=artifacts / "tournament-phone-between-rounds-360.png")
+    phones[0].go_back()
+    expect(phones[0]).to_have_url(re.compile(r"/p/[A-Z0-9]+$"))
+    way_on = phones[0].locator("#turn a.button.primary").first
+    expect(way_on).to_have_text("My tournament: points and next seating")
+    phones[0].screenshot(path=artifacts / "tournament-phone-ended-360.png")
     text_at_200_percent(phones[0])
     check_phone_layout(phones[0], "a table's phone at its end, at 200% text")
-    phones[0].get_by_role("link", name="My tournament: points and next seating").tap()
-    expect(phones[0]).to_have_url(re.compile(rf"/e/{code}/me\?stay=1$"))
+    way_on.tap()
+    expect(phones[0]).to_have_url(re.compile(rf"/e/{code}/me$"))
     check_phone_layout(phones[0], "back to the tournament from a table")
     phones[0].screenshot(path=artifacts / "tournament-phone-back-to-event.png")
     organiser.bring_to_front()

@@ -153,10 +153,10 @@ def test_between_rounds_a_phone_shows_its_points_and_goes_on_to_the_next_table_b
 
     assert post(organiser, f"/t/{first}/act", f"/t/{first}", type="end_game").status_code in (200, 303)
     ended = ann.get(f"/p/{first}").get_data(as_text=True)
-    way_on = ended.index(f'data-go-on href="/e/{code}/me"')
+    way_on = ended.index(f'data-go-on="not-back" href="/e/{code}/me"')
     assert "My tournament: points and next seating" in ended[way_on:way_on + 200]
     assert way_on < ended.index(" wins!")  # at the top of the end screen, before the standings
-    assert 'class="button primary" data-go-on' in ended
+    assert 'class="button primary" data-go-on="not-back"' in ended
     # Four level at $1,500: the end screen ranks them as the tournament does, sharing first place.
     assert len(re.findall(r'<tr data-player="\d+">\s*<td>1</td>', ended)) == 4
     screen = organiser.get(event).get_data(as_text=True)
@@ -196,7 +196,7 @@ def test_the_tv_sorts_names_as_readers_do_and_the_last_turn_leaves_no_clock_to_p
     for kind in ("seat_round", "start_round"):
         assert post(organiser, event, event, type=kind).status_code == 303
     shown = organiser.get(tv).get_data(as_text=True)
-    assert re.findall(r"<li><span>([^<]+)</span>", shown) == ["bob", "Élodie", "Kim", "Zoé"]
+    assert re.findall(r"<li><span class=\"name\">([^<]+)</span>", shown) == ["bob", "Élodie", "Kim", "Zoé"]
     assert "Pause the clock" in organiser.get(event).get_data(as_text=True)
     assert post(organiser, event, event, type="last_turn").status_code == 303
     called = organiser.get(event).get_data(as_text=True)
@@ -206,3 +206,18 @@ def test_the_tv_sorts_names_as_readers_do_and_the_last_turn_leaves_no_clock_to_p
     over = organiser.get(event).get_data(as_text=True)
     assert "€1,500" in over  # the board's money, worded for the reader (English here)
     assert "Record the roll-off" in over  # the standings are final: four level, a roll-off orders them
+
+
+def test_the_event_tvs_lists_take_as_many_columns_as_fit_for_up_to_a_hundred_players():
+    """Every line shows (no scrolling), in columns no wider than the screen, with the type as large
+    as the rows allow; 50 players' seating alone is in type at least 3% of the screen's height."""
+    from banker.web.pages.tournament import TV_ROWS, tv_columns
+
+    for kind in ("seating", "standings"):
+        for half in (False, True):
+            for count in range(1, 101):
+                columns, rows = tv_columns(list(range(count)), kind, half)
+                assert rows in TV_ROWS and sum(columns, []) == list(range(count))
+                assert all(len(column) <= rows for column in columns) and len(columns) <= 6
+    assert tv_columns(list(range(50)), "seating")[1] <= 17  # .tv-rows-17: 3.16vh, 34 px at 1080p
+    assert tv_columns(list(range(8)), "seating") == ([list(range(6)), [6, 7]], 6)

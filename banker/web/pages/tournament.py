@@ -297,11 +297,36 @@ def new_tv(code):
     return redirect(url_for("tournament.tv", code=tournament.code, key=tournaments.new_view_key(tournament)), 303)
 
 
+# The event TV's lists come in columns of one of these lengths, the fewest rows whose columns fit
+# (the type is sized for each: .tv-rows-N in static/css/app.css, at most 5% of the screen's height,
+# or 74% of it over the rows and a heading, at a line height of 1.3). A column holds about EM
+# type-heights of width (a longer name is cut short); the lists take the screen's full width (94%),
+# or half of it beside the other list, on a 16:9 screen.
+TV_ROWS = (6, 8, 10, 13, 17, 21, 26, 34)
+TV_EM = {"seating": 11, "standings": 16}
+
+
+def tv_columns(lines: list, kind: str, half: bool = False) -> tuple[list[list], int]:
+    """`lines` cut into columns for the event TV, and the rows per column: the largest type with
+    which every line shows, with no scrolling, for up to a hundred players."""
+    width = (0.46 if half else 0.94) * 16 / 9  # in screen heights
+    for rows in TV_ROWS:
+        columns = -(-len(lines) // rows) or 1
+        if columns <= width / (TV_EM[kind] * min(0.05, 0.74 / (rows + 1) / 1.3)):  # as .tv-rows-N
+            break
+    return [lines[at:at + rows] for at in range(0, len(lines), rows)], rows
+
+
 def _tv_context(code: str, state) -> dict:
-    names = {p.id: p.name for p in state.players}
+    view = _view(code, state)
+    names = view["names"]
     seating = sorted(((names[p], t.number) for t in state.round.tables for p in t.seats),
-                     key=lambda pair: sort_key(pair[0])) if state.round else []
-    return {**_view(code, state), "seating": seating, "ranking": ranking(state)}
+                     key=lambda pair: sort_key(pair[0])) if state.status in ("seated", "playing") else []
+    # The standings once someone has played; beside the seating while a round is played.
+    played = [s for s in view["standings"] if s.best_place is not None] and view["standings"]
+    half = bool(seating and played)
+    return {**view, "seating": tv_columns(seating, "seating", half), "leaderboard": tv_columns(played, "standings", half),
+            "ranking": ranking(state)}
 
 
 @bp.get("/e/<code:code>/tv/<key:key>")
