@@ -220,4 +220,4 @@ def test_the_event_tvs_lists_take_as_many_columns_as_fit_for_up_to_a_hundred_pla
                 assert rows in TV_ROWS and sum(columns, []) == list(range(count))
                 assert all(len(column) <= rows for column in columns) and len(columns) <= 6
     assert tv_columns(list(range(50)), "seating")[1] <= 17  # .tv-rows-17: 3.16vh, 34 px at 1080p
-    assert tv_columns(list(range(8)), "seating") == ([list(range(6)), [6, 7]], 6)
+    assert tv_columns(list(range(8)), "seating") == ([list(range(8))], 8)  # one column, in the largest type

@@ -308,12 +308,16 @@ TV_EM = {"seating": 11, "standings": 16}
 
 def tv_columns(lines: list, kind: str, half: bool = False) -> tuple[list[list], int]:
     """`lines` cut into columns for the event TV, and the rows per column: the largest type with
-    which every line shows, with no scrolling, for up to a hundred players."""
+    which every line shows, with no scrolling, for up to a hundred players; of layouts in the same
+    type, the one of fewest columns."""
     width = (0.46 if half else 0.94) * 16 / 9  # in screen heights
-    for rows in TV_ROWS:
-        columns = -(-len(lines) // rows) or 1
-        if columns <= width / (TV_EM[kind] * min(0.05, 0.74 / (rows + 1) / 1.3)):  # as .tv-rows-N
-            break
+
+    def layout(rows: int) -> tuple[bool, float, int]:
+        columns, type_size = -(-len(lines) // rows) or 1, min(0.05, 0.74 / (rows + 1) / 1.3)  # as .tv-rows-N
+        fits = columns <= width / (TV_EM[kind] * type_size) or rows == TV_ROWS[-1]
+        return fits, type_size if fits else 0, -columns
+
+    rows = max(TV_ROWS, key=layout)
     return [lines[at:at + rows] for at in range(0, len(lines), rows)], rows
 
 
