@@ -489,8 +489,11 @@ function beep() {
   tone.start();
   tone.stop(audio.currentTime + 0.12);
 }
+// A page no one has tapped yet cannot vibrate (the browser refuses, and says so in the console): a
+// phone that went on to its table by itself, or came back to a page with Back, is such a page.
 function buzz(pattern) {
-  if (buzzSetting("vibrate", "on") && typeof navigator.vibrate === "function") navigator.vibrate(pattern);
+  if (buzzSetting("vibrate", "on") && typeof navigator.vibrate === "function"
+    && navigator.userActivation?.hasBeenActive !== false) navigator.vibrate(pattern);
   if (buzzSetting("sound", "off") && window.AudioContext) beep();
 }
 document.addEventListener("htmx:sseBeforeMessage", () => {

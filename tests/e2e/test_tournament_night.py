@@ -143,6 +143,7 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
     expect(phones[0]).to_have_url(re.compile(r"/p/[A-Z0-9]+$"))
     way_on = phones[0].locator("#turn a.button.primary").first
     expect(way_on).to_have_text("My tournament: points and next seating")
+    expect(way_on).not_to_have_attribute("data-going", "1")  # come back to with Back: it stays
     phones[0].screenshot(path=artifacts / "tournament-phone-ended-360.png")
     text_at_200_percent(phones[0])
     check_phone_layout(phones[0], "a table's phone at its end, at 200% text")
