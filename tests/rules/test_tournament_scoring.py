@@ -4,6 +4,7 @@ for a monopoly win) and the standings with each tie-break, on hand-computed tabl
 import pytest
 
 from banker.rules import ActionError
+from banker.rules.networth import places
 from banker.rules.tournament import Result, Scoring, score, seat_results
 from banker.rules.tournament.scoring import standings, ties
 
@@ -76,6 +77,21 @@ def test_a_games_end_gives_each_seats_facts():
     results = seat_results(game.state)
     assert [(r.player, r.net_worth, r.place, r.bankrupt, r.bankrupt_to) for r in results] == [
         (ANN, 1500, 1, False, None), (BOB, 1500, 1, False, None), (CY, 0, 3, True, "bank")]
+
+
+def test_the_games_end_screen_places_the_seats_as_the_tournament_does():
+    """Players of equal net worth share a place on the end screen too (networth.places), so a
+    table's result and its game's end screen agree; a bankrupt player has no place there (out)."""
+    game = Logged(3)
+    game.do(BANKER, "bank_pay", player=ANN, amount=100)
+    game.do(BANKER, "end_game")
+    assert places(game.state.standings) == [1, 2, 2]
+    assert [r.place for r in seat_results(game.state)] == [1, 2, 2]
+    out = Logged(3)
+    out.do(BANKER, "bank_charge", player=CY, amount=2000)
+    out.do(CY, "bankrupt")
+    out.do(BANKER, "end_game")
+    assert places(out.state.standings) == [1, 1, None]
 
 
 def test_a_games_seats_are_named_by_the_event_players_at_its_table():
