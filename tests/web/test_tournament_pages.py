@@ -166,7 +166,7 @@ def test_between_rounds_a_phone_shows_its_points_and_goes_on_to_the_next_table_b
     page = between.get_data(as_text=True)
     assert between.status_code == 200 and "data-go-on" not in page
     assert "Ann: 1 points, place 1." in page  # four level at the table: places 1 to 4 shared, (4+2+1+0)//4
-    assert f'href="/p/{first}/story"' in page
+    assert f'href="/p/{first}/story"' in page and ann.get(f"/p/{first}/story").status_code == 200
 
     listener = Listener(Screen(ann, f"/e/{code}/me"), _version(page))
     try:
