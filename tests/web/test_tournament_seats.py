@@ -11,6 +11,8 @@ from banker.rules import Actor, apply, new_game, parse
 from banker.rules.tournament import Table
 from banker.store import tournaments
 
+from .test_no_english import english_on, read
+
 
 def csrf(page: str) -> str:
     return re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
@@ -28,8 +30,8 @@ def test_nobody_joins_a_seated_table_and_the_round_starts_every_table(app, caplo
     code = event.rsplit("/", 1)[1]
     ann = app.test_client()  # registers by the event's QR: her browser becomes her table's phone
     assert post(ann, f"/e/{code}/register", f"/e/{code}/register", name="Ann").status_code == 303
-    for n in range(7):
-        assert app.test_client().post(f"/api/events/{code}/players", json={"name": f"Player {n}"}).status_code == 201
+    for name in ("Bea", "Cal", "Dee", "Eli", "Fay", "Gus", "Hal"):
+        assert app.test_client().post(f"/api/events/{code}/players", json={"name": name}).status_code == 201
     assert post(organiser, event, event, type="seat_round").status_code == 303
     with app.app_context():
         tables = tournaments.load(tournaments.find_tournament(code)).round.tables
@@ -77,6 +79,9 @@ def test_nobody_joins_a_seated_table_and_the_round_starts_every_table(app, caplo
     with app.app_context():
         store.act(first, {"type": "undo"}, actor=Actor(banker=True))
     assert "Did not start:</strong> Start it from its host screen." in organiser.get(event).get_data(as_text=True)
+    for browser, path in ((organiser, event), (organiser, f"/t/{first}"), (stranger, f"/j/{first}")):
+        assert english_on(read(browser, path, "fr"), "fr") == [], path
+    organiser.set_cookie("lang", "en")
     with caplog.at_level(logging.INFO, logger="banker.store.tables"):
         assert post(organiser, event, event, type="last_turn").status_code == 303
     warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
