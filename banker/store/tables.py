@@ -80,10 +80,16 @@ def tell_games(state: EventState, action, games: list[str] | None = None) -> Non
         try:
             actions.act(table.game, told, actor=BANKER)
         except GameError as error:
-            level = logging.WARNING if told["type"] in MATTERS and error.code not in ALREADY else logging.INFO
-            log.log(level, "table %s of %s did not take %s: %s", table.number, table.game, told, error.code)
+            refused(table.number, table.game, told, error)
         except Busy:  # every try lost its race at that table: the others are told all the same
             log.warning("table %s of %s was too busy to take %s", table.number, table.game, told)
+
+
+def refused(table: int, game: str, told: dict, error: GameError) -> None:
+    """A table's game refused what the tournament told it: a warning when that leaves the table out
+    of the round (`MATTERS`, not `ALREADY` so), else a line of information."""
+    level = logging.WARNING if told["type"] in MATTERS and error.code not in ALREADY else logging.INFO
+    log.log(level, "table %s of %s did not take %s: %s", table, game, told, error.code)
 
 
 def tell_clock(state: EventState, last_turn: bool = False) -> None:

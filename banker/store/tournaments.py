@@ -313,10 +313,11 @@ def time_up(code: str) -> None:
     row = _table(code)
     if row is None or call_time(row.code) or not EventState.from_dict(row.state).clock.last_turn:
         return
+    told = {"type": "last_turn"}
     try:
-        actions.act(code, {"type": "last_turn"}, actor=tables.BANKER)
+        actions.act(code, told, actor=tables.BANKER)
     except GameError as error:
-        log.info("table %s of %s did not take the last turn: %s", row.table, row.code, error.code)
+        tables.refused(row.table, code, told, error)
 
 
 def table_ended(code: str, game: GameState) -> None:
