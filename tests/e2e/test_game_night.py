@@ -82,6 +82,15 @@ def test_two_phones_buy_and_pay_rent_live(contexts, server, artifacts):
     take_back = ann.get_by_role("button", name=f"Take back: {bought}")  # "Take back", under the latest line
     expect(take_back).to_be_visible()
     ann.locator("#turn").screenshot(path=artifacts / "phone1-take-back.png")
+    # Well clear of End turn, under it (it sat on top of it, inviting the mis-tap it mends), also at
+    # 200% text, where the gap grows with the text.
+    end_turn = ann.get_by_role("button", name="End turn")
+    for size, gap in (("", 20), ("200%", 40)):
+        ann.evaluate("(size) => { document.documentElement.style.fontSize = size; }", size)
+        above = take_back.bounding_box()
+        assert end_turn.bounding_box()["y"] - (above["y"] + above["height"]) >= gap, size
+    ann.locator("#turn").screenshot(path=artifacts / "phone1-take-back-200-percent.png")
+    ann.evaluate("() => { document.documentElement.style.fontSize = ''; }")
     take_back.tap()
     expect(buy).to_be_visible(timeout=LIVE)
     expect(ann.locator("[data-cash]")).to_have_text(money(START_CASH))
