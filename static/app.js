@@ -230,15 +230,21 @@ document.addEventListener("reset", (event) => {
   if (event.target.matches?.("form.typed-bid")) plainBid(event.target);
 });
 
-// The host's time-limit clock, counting down to the deadline the server rendered.
-setInterval(() => {
-  document.querySelectorAll("[data-deadline]").forEach((clock) => {
+// The game's clock (a time limit, or a tournament's round), counting down to the deadline the server
+// rendered. The server writes the whole minutes begun (so that its parts are not drawn again every
+// second): each clock is set to the second as soon as it is on the page (loaded, or swapped in live),
+// never showing the next minute up for the moment before the next tick.
+function tickClocks(root = document) {
+  root.querySelectorAll("[data-deadline]").forEach((clock) => {
     const left = Math.max(0, Math.floor((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));
     clock.querySelector("[data-left]").textContent =
       left ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : clock.dataset.over || "0:00";
     clock.classList.toggle("over", left === 0);
   });
-}, 1000);
+}
+tickClocks();
+document.addEventListener("htmx:load", (event) => tickClocks(event.target.parentNode || document));
+setInterval(tickClocks, 1000);
 
 // A form that needs a second thought says so in hx-confirm, which htmx asks itself. A charge above
 // the seat's cash is allowed (it becomes a debt), but a typo should not ruin the evening: the host's

@@ -87,6 +87,7 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
         host = organiser.context.new_page()  # the organiser's laptop is each table's banker
         host.goto(organiser.get_by_role("link", name=f"Host screen of table {number}").get_attribute("href"))
         expect(host.locator(".time-limit")).to_contain_text("Time left")
+        assert clock_off_by(host) <= 1  # to the second from the first moment, not the minutes begun
         hosts.append(host)
         games.append(host.url.rsplit("/", 1)[1])
     for phone in phones:  # gone on to their table by themselves, a moment after the seating was told
@@ -145,3 +146,14 @@ def test_a_tournament_night_from_registration_to_results(contexts, server, artif
     check_phone_layout(organiser, "results")
     organiser.screenshot(path=artifacts / "tournament-results-1366x768.png")
     assert not contexts.errors, contexts.errors
+
+
+def clock_off_by(page) -> int:
+    """How many seconds the page's clock shows more or less than its deadline leaves, read at once."""
+    shown, left = page.evaluate("""() => {
+        const clock = document.querySelector("[data-deadline]");
+        return [clock.querySelector("[data-left]").textContent,
+                Math.floor((Date.parse(clock.dataset.deadline) - Date.now()) / 1000)];
+    }""")
+    minutes, seconds = shown.split(":")
+    return abs(int(minutes) * 60 + int(seconds) - left)
