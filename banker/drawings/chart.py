@@ -16,16 +16,21 @@ from ..store import Known
 from ..words.amounts import money
 
 # A 480-wide drawing with 20-unit text reads at about 13 px on a 320 px phone and scales up. The
-# plot runs from PAD below the top to PAD above the bottom, with the turn axis's labels under it.
+# plot's top is PAD below the drawing's (the pins stand there); the turn axis's labels are under it.
 # The labels' size is the reader's (app.css: 20 units at the page's usual text size), so they grow
-# with a phone's large-text setting, up to GROWTH times: the money labels stand inside the plot, on
-# their lines, and the plot leaves room at its ends for the turn labels at that size.
-WIDTH, HEIGHT, PAD, TEXT = 480, 320, 56, 20
+# with a phone's large-text setting, up to GROWTH times. No label stands in the plot, where at 200%
+# text they lay over the lines ("Turns" over Ann's): the money labels stand left of it, each over its
+# line, the turn labels under it, and under them the axis's name at the right, all with room for them
+# at GROWTH times (BOTTOM: two rows of labels, ROW apart, under the plot).
+WIDTH, HEIGHT, PAD, TEXT = 480, 360, 56, 20
 GROWTH = 2
+ROW = round(1.15 * GROWTH * TEXT)
 # The widest a label's character may be, as a share of the font size: a digit is 0.64 of it in
 # DejaVu Sans, the widest of the phones' and laptops' usual fonts (0.55 to 0.62 elsewhere).
 CHAR_WIDTH = 0.65
 GAP = 8
+TICK = 6  # a turn's tick mark, under the axis: its label hangs from its end
+BOTTOM = HEIGHT - (TICK + 2 * ROW + GAP)  # the plot's bottom, the zero line
 KEPT = 16  # ended games whose history stays in memory
 # Lines differ by their dashes as well as their token's colour, so no one has to tell colours apart.
 DASHES = ("", "14 6", "3 6", "14 6 3 6")
@@ -93,6 +98,7 @@ class WorthChart:
     bottom: int
     text: int
     gap: int
+    name_at: int  # the top of the axis's name, under the turn labels
     money_ticks: list[Tick]
     turn_ticks: list[Tick]
     lines: list[Line]
@@ -240,9 +246,9 @@ def worth_chart(game: Known, players: list, marks: list = (), log=None) -> Worth
     turn_step = nice_step(turns, 6)
     money_labels = [(value, money(value, currency)) for value in range(0, money_top + 1, money_step)]
     turn_labels = [(turn, str(turn)) for turn in range(0, turns + 1, turn_step)]
-    left = math.ceil(GAP + GROWTH * label_width("0") / 2)
+    left = math.ceil(2 * GAP + GROWTH * max(label_width(label) for _, label in money_labels))
     right = math.floor(WIDTH - GAP - GROWTH * label_width(str(turns)) / 2)
-    top, bottom = PAD, HEIGHT - PAD
+    top, bottom = PAD, BOTTOM
 
     def x(turn: float) -> float:
         return left + (right - left) * turn / turns
@@ -261,7 +267,7 @@ def worth_chart(game: Known, players: list, marks: list = (), log=None) -> Worth
                               values[0], max(values), values[-1]))
     shown = [m for m in marks if m.step < len(history.turns)]
     pins = place_pins([(x(history.turns[m.step]), math.ceil(history.turns[m.step]), m) for m in shown], top)
-    return WorthChart(WIDTH, HEIGHT, left, right, top, bottom, TEXT, GAP,
+    return WorthChart(WIDTH, HEIGHT, left, right, top, bottom, TEXT, GAP, bottom + TICK + ROW,
                       [Tick(round(y(value)), label) for value, label in money_labels],
                       [Tick(round(x(turn)), label) for turn, label in turn_labels], lines, pins)
 

@@ -191,6 +191,7 @@ class GameState:
     edition: str = "us"
     settings: Settings = field(default_factory=Settings)
     status: str = "lobby"
+    seats_fixed: bool = False  # lobby.fix_seats: nobody else joins, nor rolls for the order
     players: list[Player] = field(default_factory=list)
     order: list[int] = field(default_factory=list)
     turn: int | None = None

@@ -2,7 +2,8 @@
 entry (store/undo.py, undo_newest); these rules say who may, and when.
 
 - The banker's `undo` takes back the newest live entry, whoever made it, again and again; never a
-  join. A tournament's round clock is passed over (`PASSED_OVER`): the entry before it is taken
+  join, nor the seats fixed (a tournament's table would be open to anyone again): `KEPT`. A
+  tournament's round clock is passed over (`PASSED_OVER`): the entry before it is taken
   back. With `seq` it takes back that entry only: a banker who read "Undo: Ann bought Boardwalk"
   never takes back something that came meanwhile.
 - A player's `take_back` takes back their own newest action while nothing has happened after it: a
@@ -17,6 +18,9 @@ from .game import Actor
 # Entries the banker's Undo passes over, taking back the newest before them: a tournament's round
 # clock, which its organiser runs for every table (store/tournaments.py), not the table's banker.
 PASSED_OVER = frozenset({"round_clock"})
+# Entries the banker's Undo never takes back, and the refusal saying so.
+KEPT = {"join": ("join_not_undoable", N_("Joining the game cannot be undone.")),
+        "fix_seats": ("seats_not_undoable", N_("The seats, once fixed, stay fixed."))}
 
 # What a player may take back of their own: choices that only they made, and that nothing else
 # (a roll, a card, a turn) followed.
@@ -45,8 +49,8 @@ def check_undo(actor: Actor, last: Entry | None, seq: int | None = None) -> None
         raise NotAllowed("banker_only", N_("Only the banker can undo."))
     if last is None:
         raise RuleError("nothing_to_undo", N_("There is nothing to undo."))
-    if last.type == "join":
-        raise RuleError("join_not_undoable", N_("Joining the game cannot be undone."))
+    if last.type in KEPT:
+        raise RuleError(*KEPT[last.type])
     if seq is not None and seq != last.seq:
         raise RuleError("undo_moved_on", N_("Something else happened meanwhile: look at Undo again."))
 

@@ -11,6 +11,7 @@ def state_json(state: GameState, version: int) -> dict:
     return {
         "version": version,
         "status": state.status,
+        "seats_fixed": state.seats_fixed,
         "edition": state.edition,
         "turn": state.turn,
         "order": state.order,

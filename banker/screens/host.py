@@ -12,6 +12,7 @@ from ..rules.auctions import building_auctions
 from ..rules.holdings import holdings
 from ..rules.lobby import needs_opening_roll
 from ..rules.state import GameState
+from ..rules.undo import KEPT
 from ..store import Known
 from ..words.narrate import explain
 from . import history
@@ -79,11 +80,14 @@ class TableScreen(Screen):
     @cached_property
     def lobby(self) -> dict:
         """The join QR, the suggested seat order, the tokens taken and, for the banker, the seats whose
-        opening roll may be typed here (a player without a phone) (in the lobby only)."""
+        opening roll may be typed here (a player without a phone) (in the lobby only; no QR once the
+        seats are fixed: nobody may join)."""
         join_url = public_url(url_for("join.page", code=self.game.code))
         state = self.state
         if state.status != "lobby":
             return {"join_url": join_url}
+        if state.seats_fixed:  # the seats and their order as they are: nothing to join, roll or place
+            return {"join_url": join_url, "join_qr": None}
         roll_for = [p for p in state.players if "opening_roll" in legal_actions(state, p.id)] if self.banker else []
         return {"join_url": join_url, "join_qr": qr.svg(join_url), **_seat_places(state),
                 "taken_tokens": {p.token for p in state.players}, "roll_for": roll_for}
@@ -135,7 +139,7 @@ class TableScreen(Screen):
     def undoable(self) -> dict:
         """What Undo would take back, in words, and its entry (None when nothing can be undone)."""
         last = self.game.last_live() if self.banker else None
-        if last is None or last.type == "join":
+        if last is None or last.type in KEPT:
             return {"undoable": None, "undoable_seq": None}
         return {"undoable": history.told(self.game, self.state, last), "undoable_seq": last.seq}
 

@@ -45,8 +45,9 @@ class TvScreen(Screen):
 
     @cached_property
     def lobby(self) -> dict:
-        """The join QR, as the host screen's lobby shows it (in the lobby only)."""
-        if self.state.status != "lobby":
+        """The join QR, as the host screen's lobby shows it (in the lobby only, until the seats are
+        fixed: nobody may join then)."""
+        if self.state.status != "lobby" or self.state.seats_fixed:
             return {"join_url": None, "join_qr": None}
         join_url = public_url(url_for("join.page", code=self.game.code))
         return {"join_url": join_url, "join_qr": qr.svg(join_url)}

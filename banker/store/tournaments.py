@@ -5,10 +5,11 @@ the same transaction, like a game's (store/actions.py).
 What the rules cannot do, since they know no database, follows an action here, each step an
 ordinary action of its own, so the log stays the truth:
 
-- `seat_round`: each table of the new round becomes a game (`create_game`), its seats joined by the
-  players of the table in seat order, the organiser's token its banker's; then `tables_created`
-  records the games' codes in the tournament.
-- `start_round`: each table's game starts, in seat order; `last_turn`: each table's game is told.
+- `seat_round`: each table of the new round becomes a game (store/tables.py), its seats joined by
+  the players of the table in seat order and fixed, the organiser's token its banker's; then
+  `tables_created` records the games' codes in the tournament.
+- `start_round`: each table's game starts, in seat order; `last_turn`: each table's game is told
+  (a table that refuses either: store/tables.py).
 - The round's clock, whenever it starts, pauses or runs again, is told to each table's game
   (`round_clock`), whose own screens show it; after the organiser's undo of any of those or of the
   last turn, the clock as the tournament now has it, last turn included (none at all after an undone
@@ -35,15 +36,15 @@ from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, select, update
 
-from ..models import Badge, Entrant, Event, Game, Seat, Tournament, TournamentAction, TournamentTable, db
-from ..rules import Actor
+from ..models import Entrant, Game, Tournament, TournamentAction, TournamentTable, db
+from ..rules import apply, parse
 from ..rules.errors import GameError
-from ..rules.state import TOKENS, GameState
+from ..rules.state import GameState
 from ..rules.tournament import (EventActor, EventSettings, EventState, apply_event, check_event_undo, new_event,
                                 parse_event_action, replay_event, seat_results)
-from . import actions
+from . import actions, tables
 from .engine import attempts, writing
-from .games import create_game, free_code, game_code
+from .games import free_code, game_code
 from .identity import Browser, new_token, token_hash
 from .news import announce, notifier
 from .tv import draw_view_key, view_key_opens
@@ -51,7 +52,6 @@ from .tv import draw_view_key, view_key_opens
 log = logging.getLogger(__name__)
 
 ORGANISER = EventActor(organiser=True)
-BANKER = Actor(banker=True)  # the organiser, in each table's game
 UNDO = "undo"
 
 _TOURNAMENTS = Tournament.__table__
@@ -153,15 +153,15 @@ def act(code: str, data: dict, actor: EventActor, at: int | None = None) -> Acte
             made = _seat_tables(code, acted.state)  # answered as one: both actions' effects, the newest state
             acted = Acted(made.version, acted.effects + made.effects, made.state)
         elif effect["kind"] == "round_started":
-            _tell_games(acted.state, lambda table: {"type": "start", "order": list(range(1, len(table.seats) + 1))})
+            tables.tell_games(acted.state, tables.table_start)
         elif effect["kind"] == "last_turn":
-            _tell_games(acted.state, lambda table: {"type": "last_turn"}, effect["games"])
+            tables.tell_games(acted.state, lambda table: {"type": "last_turn"}, effect["games"])
         if effect["kind"] in CLOCK_MOVED:
-            _tell_clock(acted.state)
+            tables.tell_clock(acted.state)
         elif effect["kind"] == "undone" and effect["type"] in CLOCK_ACTIONS:
-            _tell_clock(acted.state, last_turn=True)
+            tables.tell_clock(acted.state, last_turn=True)
             if effect["type"] == "start_round":
-                _tell_games(acted.state, _undo_start)
+                tables.tell_games(acted.state, tables.undo_start)
     return acted
 
 
@@ -169,25 +169,6 @@ def act(code: str, data: dict, actor: EventActor, at: int | None = None) -> Acte
 # these actions (the clock told whole then, the last turn too: called or not).
 CLOCK_MOVED = frozenset({"round_started", "clock_paused", "clock_resumed"})
 CLOCK_ACTIONS = frozenset({"start_round", "pause_clock", "resume_clock", "last_turn"})
-
-
-def _tell_clock(state: EventState, last_turn: bool = False) -> None:
-    """The round's clock, running, paused or neither (its start undone), told to each table of the
-    round still playing; with `last_turn`, whether the last turn is called."""
-    clock = state.clock
-    told = {"type": "round_clock", "ends_at": clock.ends_at, "paused_left": clock.paused_remaining}
-    if last_turn:
-        told["last_turn"] = clock.last_turn
-    _tell_games(state, lambda table: told, [t.game for t in state.round.tables if t.results is None])
-
-
-def _undo_start(table) -> dict | None:
-    """The banker's undo of the start of a table's game (the round's start undone), if it has one:
-    taken only while nothing but the round's clock came after it (rules/undo.py); a table that
-    played on keeps its play, with no clock. One query."""
-    start = db.session.scalar(select(Event.seq).join(Game, Game.id == Event.game_id).where(
-        Game.code == table.game, Event.type == "start", Event.undone.is_(False)))
-    return None if start is None else {"type": UNDO, "seq": start}
 
 
 def register(code: str, name, browser: Browser | None = None) -> tuple[Acted, str]:
@@ -273,49 +254,19 @@ def _seat_tables(code: str, state: EventState) -> Acted:
     entrants = {e.player_id: e for e in db.session.scalars(
         select(Entrant).where(Entrant.tournament_id == tournament.id))}
     names = {p.id: p.name for p in state.players}
-    games = [_table_game(tournament, state, table, names, entrants) for table in state.round.tables]
+    games = [tables.table_game(tournament, state, table, names, entrants) for table in state.round.tables]
     return _apply(code, {"type": "tables_created", "games": games}, ORGANISER, now())
 
 
-def _table_game(tournament: Tournament, state: EventState, table, names: dict, entrants: dict) -> str:
-    """A table's game, its seats joined in seat order (seat n is the game's player n), each holding
-    its entrant's token and badge; the organiser's token and screen are its banker's."""
-    # The round's length as the game's time limit (its rules say so); its screens count down the
-    # round's clock itself, which the tournament tells the game (round_clock, at start_round).
-    game, _ = create_game(state.settings.edition,
-                          {**state.settings.rules, "time_limit_minutes": state.settings.round_minutes})
-    for token, player in zip(TOKENS, table.seats):
-        actions.act(game.code, {"type": "join", "name": names[player], "token": token})
-    with writing():
-        db.session.execute(update(Game).where(Game.id == game.id)
-                           .values(banker_token_hash=tournament.organiser_token_hash))
-        for seat, player in enumerate(table.seats, start=1):
-            held = entrants.get(player)
-            if held is None:  # added by the organiser: the organiser's screen plays their seat
-                continue
-            db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.player_id == seat)
-                               .values(token_hash=held.token_hash))
-            if held.browser_hash:
-                db.session.add(Badge(browser_hash=held.browser_hash, game_id=game.id, role="seat", player_id=seat))
-        if tournament.organiser_browser_hash:
-            db.session.add(Badge(browser_hash=tournament.organiser_browser_hash, game_id=game.id,
-                                 role="banker", player_id=None))
-        db.session.add(TournamentTable(game_id=game.id, tournament_id=tournament.id,
-                                       round=state.round.number, table=table.number))
-        db.session.commit()
-    return game.code
-
-
-def _tell_games(state: EventState, action, games: list[str] | None = None) -> None:
-    """An action (`action(table)`; None: none) in each game of the round in play (or of `games`), as
-    its banker: the organiser. A game that refuses it (already started, already ended) is left as it is."""
-    for table in state.round.tables:
-        told = action(table) if table.game and (games is None or table.game in games) else None
-        if told is not None:
-            try:
-                actions.act(table.game, told, actor=BANKER)
-            except GameError as error:
-                log.info("table %s of %s did not take %s: %s", table.number, table.game, told, error.code)
+def start_refusal(table, game: GameState) -> GameError | None:
+    """Why the table's game would refuse the round's start now (None: it would take it), for the
+    organiser's screen to say of a table still in its lobby while the round plays. A query: nothing
+    is applied."""
+    try:
+        apply(game, parse(tables.table_start(table)), tables.BANKER)
+    except GameError as error:
+        return error
+    return None
 
 
 def _of_table(code: str, *columns):
@@ -362,10 +313,11 @@ def time_up(code: str) -> None:
     row = _table(code)
     if row is None or call_time(row.code) or not EventState.from_dict(row.state).clock.last_turn:
         return
+    told = {"type": "last_turn"}
     try:
-        actions.act(code, {"type": "last_turn"}, actor=BANKER)
+        actions.act(code, told, actor=tables.BANKER)
     except GameError as error:
-        log.info("table %s of %s did not take the last turn: %s", row.table, row.code, error.code)
+        tables.refused(row.table, code, told, error)
 
 
 def table_ended(code: str, game: GameState) -> None:

@@ -145,6 +145,7 @@ def _moved(p: dict, effect: dict) -> str:
 STORIES = {
     "joined": lambda p, e: _("{player} joined the game.").format(**p),
     "opening_roll": lambda p, e: _("{player} rolled {total} for the seat order.").format(total=sum(e["dice"]), **p),
+    "seats_fixed": lambda p, e: _("The seats are set. Order: {names}.").format(**p),
     "started": lambda p, e: _("The game starts. Order: {names}.").format(**p),
     "rolled": _rolled,
     "moved": _moved,
@@ -271,7 +272,7 @@ def told_effect(state: GameState, effect: dict) -> str | None:
         params["flat"] = money(state, state.board[effect["square"]].amount)
     if "drawer" in effect:
         params["drawer"] = party(state, effect["drawer"])
-    if effect["kind"] == "started":
+    if effect["kind"] in ("seats_fixed", "started"):
         params["names"] = listed(party(state, pid) for pid in effect["order"])
     return _sentence(state, tell(params, effect))
 
@@ -306,7 +307,7 @@ def sentence_gap() -> str:
 
 
 # The table's big moments: every phone's history tells them, whoever they concern.
-PUBLIC = {"started", "bought", "auction_won", "auction_unsold", "trade_done", "bankrupt", "ended"}
+PUBLIC = {"seats_fixed", "started", "bought", "auction_won", "auction_unsold", "trade_done", "bankrupt", "ended"}
 
 
 def mentions(effect: dict) -> set:

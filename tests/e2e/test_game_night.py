@@ -82,6 +82,15 @@ def test_two_phones_buy_and_pay_rent_live(contexts, server, artifacts):
     take_back = ann.get_by_role("button", name=f"Take back: {bought}")  # "Take back", under the latest line
     expect(take_back).to_be_visible()
     ann.locator("#turn").screenshot(path=artifacts / "phone1-take-back.png")
+    # Well clear of End turn, under it (it sat on top of it, inviting the mis-tap it mends), also at
+    # 200% text, where the gap grows with the text.
+    gaps = ann.evaluate("""() => ['', '200%'].map((size) => {
+        document.documentElement.style.fontSize = size;
+        const [back, end] = ['button.take-back', 'button.primary.wide'].map((b) => document.querySelector(`#turn ${b}`));
+        return end.getBoundingClientRect().top - back.getBoundingClientRect().bottom; })""")
+    assert gaps[0] >= 20 and gaps[1] >= 40, gaps  # 1.5rem
+    ann.locator("#turn").screenshot(path=artifacts / "phone1-take-back-200-percent.png")
+    ann.evaluate("() => { document.documentElement.style.fontSize = ''; }")
     take_back.tap()
     expect(buy).to_be_visible(timeout=LIVE)
     expect(ann.locator("[data-cash]")).to_have_text(money(START_CASH))

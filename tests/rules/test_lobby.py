@@ -1,8 +1,9 @@
-"""Joining, the opening rolls that order the seats, and the start."""
+"""Joining, the opening rolls that order the seats, the seats fixed, and the start."""
 
 import pytest
 
-from banker.rules import ActionError, NotAllowed, RuleError, Settings, legal_actions, new_game
+from banker.rules import ActionError, NotAllowed, RuleError, Settings, legal_actions, new_game, replay
+from banker.rules.state import GameState
 from banker.rules.lobby import tied_with
 from banker.rules.state import TOKENS
 
@@ -131,3 +132,44 @@ def test_turn_actions_wait_for_the_start(action):
 def test_the_game_cannot_start_twice():
     state = play(lobby(2), BANKER, "start", order=[ANN, BOB])
     assert refusal(state, BANKER, "start", RuleError, order=[ANN, BOB]).code == "game_started"
+
+
+def fixed(players: int = 3):
+    """A tournament's table: its players seated, then the seats fixed by the banker."""
+    return play(lobby(players), BANKER, "fix_seats")
+
+
+def test_once_the_seats_are_fixed_nobody_else_joins():
+    state = fixed()
+    assert state.seats_fixed
+    error = refusal(state, GUEST, "join", RuleError, name="Stranger", token="ship")
+    assert (error.code, error.message) == ("seats_fixed", "This table's seats are set: nobody else can join.")
+    error = refusal(state, BANKER, "join", RuleError, name="Dee", token="ship")  # nor the banker's seat without a phone
+    assert error.code == "seats_fixed"
+
+
+def test_at_fixed_seats_nobody_rolls_for_the_order_and_the_start_takes_the_seats_order():
+    state = fixed()
+    assert all(legal_actions(state, p.id) == set() for p in state.players)
+    assert refusal(state, ANN, "opening_roll", RuleError, dice=[6, 6]).code == "order_fixed"
+    state = play(state, BANKER, "start")
+    assert (state.order, state.turn) == ([ANN, BOB, CY], ANN)
+
+
+def test_the_seats_are_fixed_once_in_the_lobby_with_two_players_at_least():
+    assert refusal(fixed(), BANKER, "fix_seats", RuleError).code == "seats_fixed"
+    assert refusal(lobby(1), BANKER, "fix_seats", RuleError).code == "too_few_players"
+    started = play(lobby(2), BANKER, "start", order=[ANN, BOB])
+    assert refusal(started, BANKER, "fix_seats", RuleError).code == "game_started"
+    refusal(lobby(2), ANN, "fix_seats", NotAllowed)
+
+
+def test_fixed_seats_replay_and_an_old_snapshot_without_them_loads_as_before():
+    log = [(GUEST, {"type": "join", "name": name, "token": token}) for name, token in (("Ann", "hat"), ("Bob", "car"))]
+    log.append((BANKER, {"type": "fix_seats"}))
+    state = replay("us", Settings(), log)
+    assert state.to_dict() == play(lobby(2), BANKER, "fix_seats").to_dict() and state.seats_fixed
+    old = lobby(2).to_dict()
+    del old["seats_fixed"]  # a snapshot saved before seats could be fixed
+    assert not GameState.from_dict(old).seats_fixed
+    assert play(GameState.from_dict(old), GUEST, "join", name="Cy", token="dog").players[-1].name == "Cy"

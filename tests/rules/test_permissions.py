@@ -99,6 +99,7 @@ def bob_bankrupt_over_the_fine():
 SITUATIONS = {
     "join": (lambda: lobby(2), {"name": "Cy", "token": "dog"}),
     "opening_roll": (lambda: lobby(2), {"dice": [3, 4]}),
+    "fix_seats": (lambda: lobby(2), {}),
     "start": (lambda: lobby(2), {"order": [BOB, ANN]}),
     "roll": (started, {"dice": [3, 4]}),
     "buy": (on_baltic, {}),

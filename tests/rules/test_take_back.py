@@ -46,9 +46,10 @@ def test_the_banker_undoes_rather_than_takes_back():
         check_take_back(Actor(banker=True), newest("1", "buy"))
 
 
-def test_the_banker_undoes_anything_but_a_join_and_a_player_cannot_undo():
+def test_the_banker_undoes_anything_but_a_join_or_the_seats_fixed_and_a_player_cannot_undo():
     check_undo(BANKER, newest("2", "roll", newest=False))
-    for entry, code in ((None, "nothing_to_undo"), (newest("guest", "join"), "join_not_undoable")):
+    for entry, code in ((None, "nothing_to_undo"), (newest("guest", "join"), "join_not_undoable"),
+                        (newest("banker", "fix_seats"), "seats_not_undoable")):
         with pytest.raises(RuleError) as refused:
             check_undo(BANKER, entry)
         assert refused.value.code == code

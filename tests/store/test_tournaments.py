@@ -60,6 +60,12 @@ def test_the_log_undo_and_replay_of_an_evening(app):
     assert store.visit(table.game, organiser_token)[1] == Actor(banker=True)
     with pytest.raises(GameError):  # what the store recorded of its games is not undone
         tournaments.act(code, {"type": "undo"}, ORGANISER)
+    # The table's seats are the seating's: a stranger's join is refused, and nothing changes.
+    with pytest.raises(GameError) as refused:
+        store.act(table.game, {"type": "join", "name": "Stranger", "token": "ship"})
+    seated_game = store.find_game(table.game)
+    assert refused.value.code == "seats_fixed" and seated_game.version == len(table.seats) + 1
+    assert store.replay_game(seated_game).to_dict() == seated_game.state and seated_game.state["seats_fixed"]
 
     # Real times (the server's clock keeper calls the last turn of a round whose time is up), later on.
     now = tournaments.now()

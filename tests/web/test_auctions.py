@@ -36,7 +36,7 @@ def test_the_auction_panel_is_on_every_phone_and_the_host(bidding, host, phone, 
             assert 'data-auction="1"' in shown and 'data-high-bid="20"' in shown, who
             assert "High bid $20 by Bob" in shown, who
             assert 'data-high-bidder="2"' in shown, who
-            assert 'class="deed-card g-brown" data-square="3"' in shown and "printed price $60" in shown, who
+            assert 'class="deed-card g-brown" data-square="3"' in shown and "printed price\u00a0$60" in shown, who
             assert "Cy · passed" in shown, who
             assert "Ann · passed" not in shown and "Bob · passed" not in shown, who
 

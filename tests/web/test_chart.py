@@ -64,17 +64,21 @@ def extent(text: ET.Element, growth: float = 1) -> tuple[float, float, float, fl
     (1500, 1, "$1,500", "2"), (3736, 1, "$4,000", "2"), (12_345, 1, "$15,000", "2"),
     (99_999, 1, "$100,000", "2"), (99_999, 104, "$100,000", "100"),
 ])
-def test_every_label_fits_inside_the_drawing_for_totals_up_to_five_digits_at_twice_the_text_size(client, host, worth, turns, top_label,
-                                                                          last_turn):
+def test_every_label_fits_inside_the_drawing_and_off_the_plot_for_totals_up_to_five_digits_at_twice_the_text_size(
+        client, host, worth, turns, top_label, last_turn):
+    """Off the plot: at 200% text the amounts and "Turns" lay over the players' lines."""
     svg = drawing(ended(client, host, worth, turns))
     _, _, width, height = map(float, svg.get("viewBox").split())
     labels = svg.findall(f"{SVG}text")
     assert [t.text for t in labels if t.text.startswith("$")][-1] == top_label  # the longest
     assert [t.text for t in labels if t.text.isdigit()][-1] == last_turn
+    x_axis, y_axis = [line for line in svg.findall(f"{SVG}line") if line.get("class") == "axis"][-2:]
+    plot = (float(x_axis.get("x1")), float(y_axis.get("y1")), float(x_axis.get("x2")), float(x_axis.get("y1")))
     for text in labels:
         for growth in (1, chart.GROWTH):  # the reader's text, as usual and at its largest (200%)
             left, top, right, bottom = extent(text, growth)
             assert 0 <= left and right <= width and 0 <= top and bottom <= height, (text.text, growth, left, right)
+            assert right <= plot[0] or bottom <= plot[1] or left >= plot[2] or top >= plot[3], (text.text, growth)
 
 
 @pytest.mark.parametrize(("top", "parts", "step"), [(1, 5, 1), (1500, 5, 500), (3000, 5, 1000), (3736, 5, 1000),

@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from html import unescape
 
-from banker.drawings.chart import HEIGHT, PAD
+from banker.drawings.chart import BOTTOM, PAD
 
 from .games import BROWN, new_game, page_form, page_forms, play
 
@@ -66,7 +66,7 @@ def test_the_banker_ends_the_game_and_every_screen_shows_the_standings_and_the_c
         assert all(len(points) == steps for points in lines.values()), screen
         # Everyone starts level at $1,500; at the end Bob's $3,000 is the top of the chart, Cy is on
         # the zero line and Ann's $1,700 in between.
-        zero, top = HEIGHT - PAD, PAD
+        zero, top = BOTTOM, PAD
         assert {points[0][1] for points in lines.values()} == {round(zero - (zero - top) * 1500 / 3000, 1)}
         assert (lines[2][-1][1], lines[3][-1][1]) == (top, zero)
         assert lines[1][-1][1] == round(zero - (zero - top) * 1700 / 3000, 1)

@@ -34,9 +34,19 @@ class OpeningRoll(Action):
         lobby.opening_roll(state, player, self.dice, effects)
 
 
+@action("fix_seats", Who.BANKER, in_lobby=True)
+class FixSeats(Action):
+    """Fix the seats as they are, in the order they were taken: nobody else joins, and nobody rolls
+    for the order. A tournament's table is told it once its players are seated (store/tournaments.py)."""
+
+    def run(self, state, player, effects):
+        lobby.fix_seats(state, effects)
+
+
 @action("start", Who.BANKER, in_lobby=True)
 class Start(Action):
-    """Start the game, in the given seat order or else in that of the opening rolls."""
+    """Start the game, in the given seat order; else in that of the seats when they are fixed, or
+    of the opening rolls."""
 
     order: tuple[int, ...] | None = arg(order, default=None)
 

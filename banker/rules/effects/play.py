@@ -23,6 +23,13 @@ def opening_roll(player: int, dice: Sequence[int]) -> dict:
 
 
 @kind
+def seats_fixed(order: list[int]) -> dict:
+    """The seats are fixed: nobody else joins, and `order` (the seats as they were taken) is the
+    turn order."""
+    return {"order": order}
+
+
+@kind
 def started(order: list[int]) -> dict:
     """The game started; `order` is the seats in turn order, the first to roll first."""
     return {"order": order}

@@ -14,10 +14,11 @@ from ..files import books, imports
 from ..answers.respond import FAILURES, error, failed
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
-# The actions that no screen offers, which only the API takes: a tournament's round clock, which the
-# tournament tells its tables (store/tournaments.py). Every other action has a control on the host
-# screen or a phone (tests/web/test_no_english.py fails on an action in neither).
-API_ONLY: frozenset[str] = frozenset({"round_clock"})
+# The actions that no screen offers, which only the API takes: a tournament's round clock and its
+# tables' seats fixed, which the tournament tells its tables (store/tournaments.py). Every other
+# action has a control on the host screen or a phone (tests/web/test_no_english.py fails on an
+# action in neither).
+API_ONLY: frozenset[str] = frozenset({"round_clock", "fix_seats"})
 
 
 def _body() -> dict | None:

@@ -91,10 +91,12 @@ def _whole(text) -> str:
 
 
 class Glance(NamedTuple):
-    """A table at a glance: whose turn it is, who leads on net worth (names; None before the start)."""
+    """A table at a glance: whose turn it is, who leads on net worth (names; None before the start);
+    and, for a table still in its lobby while the round plays, why it did not start."""
 
     turn: str | None
     leader: str | None
+    stalled: str | None = None
 
 
 def glance(state) -> dict[int, Glance]:
@@ -108,9 +110,19 @@ def glance(state) -> dict[int, Glance]:
         game = known.state
         names = {p.id: p.name for p in game.players}
         worth = net_worths(game) if game.status != "lobby" else {}
+        stalled = game.status == "lobby" and state.status == "playing"
         tables[table.number] = Glance(names.get(game.turn) if game.status == "playing" else None,
-                                      names.get(max(worth, key=worth.get)) if worth else None)
+                                      names.get(max(worth, key=worth.get)) if worth else None,
+                                      _stalled(table, game) if stalled else None)
     return tables
+
+
+def _stalled(table, game) -> str:
+    """Why a table's game is still in its lobby while the round plays: what it would answer the
+    round's start now, or (it would take it: its banker undid it, or it was too busy when told) that
+    its host screen can start it."""
+    refused = tournaments.start_refusal(table, game)
+    return refusal(refused, game) if refused else _("Start it from its host screen.")
 
 
 def offered(state) -> list[tuple[str, str]]:
