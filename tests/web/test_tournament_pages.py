@@ -211,7 +211,7 @@ def test_the_tv_sorts_names_as_readers_do_and_the_last_turn_leaves_no_clock_to_p
 def test_the_event_tvs_lists_take_as_many_columns_as_fit_for_up_to_a_hundred_players():
     """Every line shows (no scrolling), in columns no wider than the screen, with the type as large
     as the rows allow; 50 players' seating alone is in type at least 3% of the screen's height."""
-    from banker.web.pages.tournament import TV_ROWS, tv_columns
+    from banker.web.pages.tournament_tv import TV_ROWS, tv_columns
 
     for kind in ("seating", "standings"):
         for half in (False, True):
