@@ -62,6 +62,11 @@ def places(standings: list[dict]) -> list[int | None]:
     return [None if s.get("bankrupt") else 1 + sum(t > s["total"] for t in alive) for s in standings]
 
 
+def first_place(standings: list[dict]) -> list[int]:
+    """The players sharing first place in `standings` (one, unless the richest are level): who won."""
+    return [s["player"] for s, place in zip(standings, places(standings)) if place == 1]
+
+
 class WorthTally:
     """Every player's net worth (as `net_worths`) kept up from a game's effects alone, without the
     state: the net-worth chart follows a whole game's log this way, a dict lookup or two per

@@ -26,7 +26,7 @@ from flask import current_app, url_for
 
 from ..drawings.chart import worth_chart
 from ..rules.cards import deck, holder
-from ..rules.networth import places
+from ..rules.networth import first_place, places
 from ..rules.outcomes import card_outcome
 from ..rules.state import BANK, TOKENS, GameState
 from ..rules.trades import outlook
@@ -197,7 +197,15 @@ class Screen:
         ended = self.state.status == "ended"
         return {"chart": worth_chart(self.game, self.state.players) if ended else None,
                 "places": places(self.state.standings) if ended else None,
-                "story_url": url_for(f"{self.AREA}.story", code=self.game.code) if ended else None}
+                "story_url": url_for(f"{self.AREA}.story", code=self.game.code) if ended else None, **self.winners}
+
+    @cached_property
+    def winners(self) -> dict:
+        """Who won, once the game has ended: the names of the players sharing first place (level at
+        the top), one as a rule."""
+        state = self.state
+        return {"winners": tuple(state.player(pid).name for pid in first_place(state.standings))
+                if state.status == "ended" else ()}
 
     @cached_property
     def time_limit(self) -> dict:

@@ -19,7 +19,7 @@ from .. import store
 from ..store import Known
 from ..rules import landings
 from ..rules.errors import N_
-from ..rules.networth import places
+from ..rules.networth import first_place, places
 from ..rules.story import Mark, Story, count
 from ..drawings import pictures
 from ..drawings.chart import worth_chart
@@ -102,7 +102,9 @@ def page_context(game: Known, player: int | None = None) -> dict:
         "game": game, "code": game.code, "version": game.version, "state": state, "board": board,
         "currency": currency, "players": {p.id: p for p in state.players}, "names": names, "story": story,
         "chart": worth_chart(game, state.players, story.marks, log),
-        "places": places(state.standings) if state.standings else None, "pin_text": lambda mark: mark_text(mark, state),
+        "places": places(state.standings) if state.standings else None,
+        "winners": tuple(state.player(pid).name for pid in first_place(state.standings or [])),
+        "pin_text": lambda mark: mark_text(mark, state),
         "group_bars": group_bars, "deed_bars": deed_bars, "rented": rented, "returns": returns, "how": HOW,
         "sales": any(h.sold_for for h in returns), "kept": any(h.worth_now for h in returns),
         "best_buy": story.best_buy(), "worst_buy": story.worst_buy(),

@@ -37,7 +37,7 @@ class TvScreen(Screen):
     AREA = "tv"
     PARTS = {
         "lobby": Part("tv/_lobby.html", ("lobby", "roster")),
-        "turn": Part("tv/_turn.html", ("auction_clock",)),
+        "turn": Part("tv/_turn.html", ("auction_clock", "winners")),
         "board": Part("tv/_board.html", ("cells",)),
         "standings": Part("tv/_standings.html", ("ranks",)),
         "news": Part("tv/_news.html", ("lines",)),

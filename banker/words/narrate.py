@@ -5,6 +5,7 @@ are named by phrases.py."""
 
 from ..rules.cards import CUSTOM, card
 from ..rules.errors import GameError
+from ..rules.networth import first_place
 from ..rules.state import BANK, GameState
 from ..store import BadEvent
 from . import amounts
@@ -199,7 +200,8 @@ STORIES = {
                                  else _("The round has not started: its clock is stopped.")),
     "last_turn": lambda p, e: _("Last turn: the game ends once everyone has had as many turns as the first player."),
     "last_turn_withdrawn": lambda p, e: _("The last turn is no longer called: the game goes on."),
-    "ended": lambda p, e: _("The game is over: {winner} wins!").format(**p),
+    "ended": lambda p, e: (_("The game is over: {names} share first place!") if "names" in p
+                           else _("The game is over: {winner} wins!")).format(**p),
     "turn_ended": lambda p, e: _("{player} ended the turn.").format(**p),
     "turn": lambda p, e: _("It is {player}'s turn.").format(**p),
     # The entry taken back is told by the ledger (undid); an undo told alone names no entry number.
@@ -268,6 +270,9 @@ def told_effect(state: GameState, effect: dict) -> str | None:
         params["card"] = card_text(state, card(state, effect["deck"], effect["card"])).rstrip(".")
     if effect["kind"] == "ended":
         params["winner"] = party(state, effect["winner"])
+        level = first_place(state.standings) if state.status == "ended" else []
+        if len(level) > 1:  # (the effect names the first of them: the standings, who shares it)
+            params["names"] = listed(party(state, pid) for pid in level)
     if effect["kind"] == "tax_choice":
         params["flat"] = money(state, state.board[effect["square"]].amount)
     if "drawer" in effect:

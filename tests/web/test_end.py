@@ -9,6 +9,7 @@ from html import unescape
 from banker.drawings.chart import BOTTOM, PAD
 
 from .games import BROWN, new_game, page_form, page_forms, play
+from .test_tv import tv_link
 
 # Ann: the brown group with a house on Baltic Avenue ($1,530 cash, $120 deeds, $50 buildings);
 # Cy goes bankrupt to Bob, who then has $3,000.
@@ -108,3 +109,19 @@ def test_no_clock_without_a_time_limit_nor_in_the_lobby(client, game, host):
     assert 'class="time-limit"' not in host(game).page()
     lobby = new_game(client, start=False, rules={"time_limit_minutes": 30})
     assert 'class="time-limit"' not in host(lobby).page()
+
+
+def test_players_level_at_the_top_share_first_place_on_every_screen_and_in_the_history(client, host, phone, stranger):
+    game = new_game(client, players=3)  # nobody has bought anything: all three end on $1,500
+    banker = host(game)
+    banker.submit(page_form(banker.page(), "end_game"), htmx=True)
+    state = game.state()
+    assert [s["total"] for s in state["standings"]] == [1500, 1500, 1500]
+    pages = {"host": banker.page(), "table": stranger(game).page(), "phone": phone(game, 2).page()}
+    for screen, page in pages.items():
+        text = unescape(page)
+        assert "Ann, Bob, and Cy share first place!" in text and "wins!" not in text, screen
+        assert [row[2] for row in standings(page)] == ["1", "1", "1"], screen
+    tv = unescape(client.get(tv_link(game)).get_data(as_text=True))
+    assert "Ann, Bob, and Cy share first place!" in tv and "wins!" not in tv
+    assert "The game is over: Ann, Bob, and Cy share first place!" in unescape(pages["host"])

@@ -155,7 +155,7 @@ def test_between_rounds_a_phone_shows_its_points_and_goes_on_to_the_next_table_b
     ended = ann.get(f"/p/{first}").get_data(as_text=True)
     way_on = ended.index(f'data-go-on="not-back" href="/e/{code}/me"')
     assert "My tournament: points and next seating" in ended[way_on:way_on + 200]
-    assert way_on < ended.index(" wins!")  # at the top of the end screen, before the standings
+    assert way_on < ended.index('<div class="standings">')  # at the top of the end screen, before the standings
     assert 'class="button primary" data-go-on="not-back"' in ended
     # Four level at $1,500: the end screen ranks them as the tournament does, sharing first place.
     assert len(re.findall(r'<tr data-player="\d+">\s*<td>1</td>', ended)) == 4
