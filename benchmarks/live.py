@@ -170,6 +170,26 @@ def traced(spans: dict) -> str:
     return "\n".join(lines)
 
 
+def busy_renders(seconds: float) -> None:
+    """Each render (but a page's first, which it waits for) replaced by `seconds` of the renderer
+    thread's CPU in a pure Python loop, and nothing handed to the pages: benchmarks/tail.py's
+    stand-in for a render, with no template, no query and no C call that holds the interpreter."""
+    from banker.live import renderer
+
+    render = renderer.Renderer._render
+
+    def busy(self, known, watchers):
+        if self.rendered < 0:
+            return render(self, known, watchers)
+        end, total = time.thread_time() + seconds, 0
+        while time.thread_time() < end:
+            for n in range(200):
+                total += n
+        self.rendered = known.version
+
+    renderer.Renderer._render = busy
+
+
 def serve(port: int, instance: str, trace: bool = False) -> None:
     """The server process: the app as `banker` serves it, counting requests (GET /_requests);
     with `trace`, where the time goes (Trace, GET /_trace)."""
@@ -178,6 +198,7 @@ def serve(port: int, instance: str, trace: bool = False) -> None:
     import banker
     from banker import create_app
     from banker.cli import server_options
+    from banker.live import renderer
 
     # Every table of the benchmark joins from 127.0.0.1: faster than the rate limits allow, and
     # with more screens than one address may follow.
@@ -198,6 +219,10 @@ def serve(port: int, instance: str, trace: bool = False) -> None:
         return inner(environ, start_response)
 
     app.wsgi_app = counting
+    if os.environ.get("BENCH_SWITCH_SECONDS"):  # benchmarks/tail.py: the renders' switch interval
+        renderer.SWITCH_SECONDS = float(os.environ["BENCH_SWITCH_SECONDS"])
+    if os.environ.get("BENCH_BUSY_RENDER"):  # benchmarks/tail.py: each render replaced by pure Python
+        busy_renders(float(os.environ["BENCH_BUSY_RENDER"]))
     print("serving", banker.__file__, flush=True)
     waitress_serve(app, host="127.0.0.1", port=port, **server_options(app))
 
