@@ -197,9 +197,10 @@ class Servers:
         return (self.folder / f"gunicorn-{port}.log").read_text()[-3000:]
 
     def pids(self) -> list[int]:
-        """The masters and their workers."""
+        """The masters, their workers and the workers' drawing processes."""
         masters = {master.pid for master in self.masters}
-        return sorted(masters) + children(masters)
+        workers = children(masters)
+        return sorted(masters) + workers + children(set(workers))  # the workers' drawing processes
 
     def cpu(self) -> dict[int, float]:
         """Seconds of CPU each server process has used (utime + stime)."""

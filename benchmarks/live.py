@@ -202,7 +202,9 @@ def serve(port: int, instance: str, trace: bool = False) -> None:
 
     # Every table of the benchmark joins from 127.0.0.1: faster than the rate limits allow, and
     # with more screens than one address may follow.
-    app = create_app({"RATELIMIT_ENABLED": False, "LIVE_PER_ADDRESS": 10_000}, instance_path=instance)
+    # benchmarks/tail.py sets BENCH_DRAWER to compare the screens drawn in the renderer's thread.
+    drawer = {"LIVE_DRAWER": os.environ["BENCH_DRAWER"]} if os.environ.get("BENCH_DRAWER") else {}
+    app = create_app({"RATELIMIT_ENABLED": False, "LIVE_PER_ADDRESS": 10_000, **drawer}, instance_path=instance)
     app.config["HTMX_CDN"] = False
     counted = [0]
     tracing = Trace(app) if trace else None
@@ -259,9 +261,16 @@ class Server:
         self.secret_key = (self.folder / "secret_key").read_text().strip()
 
     def cpu(self) -> float:
-        """Seconds of CPU the server process has used."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICK
+        """Seconds of CPU the server process and its own (the drawing process: banker/live/drawer.py)
+        have used."""
+        used = 0
+        for pid in family(self.process.pid):
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended meanwhile
+            used += int(fields[11]) + int(fields[12])
+        return used / TICK
 
     def requests(self) -> int:
         return int(Client(self).call("GET", "/_requests", raw=True))
@@ -273,6 +282,36 @@ class Server:
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=10)
+
+
+def family(pid: int) -> list[int]:
+    """A process and every process under it (/proc's parent ids): a server and its drawing process,
+    a gunicorn master, its workers and theirs."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError):
+                continue
+            parents.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        todo += parents.get(found[-1], [])
+    return found
+
+
+def resident_mb(pid: int) -> float:
+    """The resident memory of a process and every process under it, in MB."""
+    total = 0
+    for member in family(pid):
+        try:
+            status = Path(f"/proc/{member}/status").read_text()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+    return total / 1024
 
 
 class Client:

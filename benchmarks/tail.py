@@ -2,16 +2,18 @@
 
 The same server and clients as benchmarks/live.py (its Server, Table and Screen): a game of eight
 played to about 60 events, then ACTIONS of the banker's bank_pay sent back to back from one client,
-each as the last is answered, and the round trip's p50, p99 and worst, in five set-ups:
+each as the last is answered, and the round trip's p50, p99 and worst, in six set-ups:
 
 - no page open: nothing is rendered (the floor: the action, the commit, waitress, the client);
-- the host screen and eight phones open (as live.py measures it);
+- the host screen and eight phones open (as live.py measures them), their screens drawn in the
+  renderer's thread (LIVE_DRAWER = "thread"), then in a process of their own ("process", what
+  `banker` does: banker/live/drawer.py);
 - the same nine pages, but each render replaced by RENDER_CPU seconds of pure Python on the
   renderer's thread (live.busy_renders: no template, no query, no C call holding the interpreter),
   with the renders' switch interval at 5 ms (Python's), 1 ms (the renderer's) and 0.2 ms.
 
-If the stand-in's tail is the real renders' tail, the tail is not in what a render does but in
-sharing the interpreter with it: each time the answer's thread lets go of the interpreter (a
+The stand-in's tail is the real renders' in the thread: the tail is not in what a render does but
+in sharing the interpreter with it: each time the answer's thread lets go of the interpreter (a
 socket's read or write, an SQLite call, a lock), it waits to get it back from a thread that never
 lets go by itself (CPython's "convoy effect"). docs/benchmarks.md, The live path's tail, has the
 figures and what follows from them.
@@ -30,7 +32,8 @@ from live import Server, Table, percentile
 RENDER_CPU = 0.012  # about a change's renders' CPU for nine pages on the development machine
 SETUPS = (
     ("no page open", {}, False),
-    ("host + 8 phones open", {}, True),
+    ("host + 8 phones open, drawn in the renderer's thread", {"BENCH_DRAWER": "thread"}, True),
+    ("host + 8 phones open, drawn in a process of their own", {"BENCH_DRAWER": "process"}, True),
     ("render replaced by 12 ms of Python, switch 5 ms", {"BENCH_BUSY_RENDER": RENDER_CPU, "BENCH_SWITCH_SECONDS": 0.005}, True),
     ("the same, switch 1 ms (the renderer's)", {"BENCH_BUSY_RENDER": RENDER_CPU, "BENCH_SWITCH_SECONDS": 0.001}, True),
     ("the same, switch 0.2 ms", {"BENCH_BUSY_RENDER": RENDER_CPU, "BENCH_SWITCH_SECONDS": 0.0002}, True),

@@ -42,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bot import next_move  # noqa: E402
-from live import Client, Screen, Server, percentile, serve, session_cookie  # noqa: E402
+from live import Client, Screen, Server, percentile, resident_mb, serve, session_cookie  # noqa: E402
 
 TABLES = 10
 SEATS = 5
@@ -283,11 +283,8 @@ def _event_screens(server: Server, code: str, state: dict) -> list[EventScreen]:
 
 
 def _rss(server: Server) -> float:
-    """The server's resident memory, in MB."""
-    for line in Path(f"/proc/{server.process.pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """The server's resident memory with its drawing process's, in MB."""
+    return resident_mb(server.process.pid)
 
 
 def main() -> None:

@@ -93,6 +93,10 @@ def make_app(database: "Database | Path", **config):
             "LIVE_HEARTBEAT_SECONDS": 0.05,
             # Every test client is 127.0.0.1; test_limits turns the limits on.
             "RATELIMIT_ENABLED": False,
+            # The screens drawn in the renderer's thread: a drawing process would take a second to
+            # start for each of the suite's apps. tests/web/test_drawer.py, the e2e server and the
+            # servers the tests start as a host does draw them in a process of their own.
+            "LIVE_DRAWER": "thread",
             **config,
         },
         instance_path=database.folder / "instance",

@@ -26,13 +26,12 @@ import time
 from collections import deque
 from collections.abc import Callable
 from contextlib import contextmanager
-from itertools import groupby
 
 from flask import g, request
-from sqlalchemy.exc import SQLAlchemyError
 
 from .. import screens
 from ..metrics import rendered
+from .drawer import Apart, DrawingFailed, InThread
 from ..store import in_one_line, outage, release
 
 log = logging.getLogger(__name__)
@@ -199,6 +198,7 @@ class Renderers:
 
     def __init__(self, app, memory, notifier):
         self.app, self.memory, self.notifier = app, memory, notifier
+        self.drawer = (Apart if app.config["LIVE_DRAWER"] == "process" else InThread)(app)  # drawer.py
         self.renders = threading.BoundedSemaphore(app.config["LIVE_RENDERS"])
         self.gate = PostGate()
         self.lock = threading.Lock()  # each renderer's condition is on it
@@ -219,6 +219,8 @@ class Renderers:
                 renderer.look = renderer.look or code is None
                 renderer.heard = max(renderer.heard, version)
                 renderer.woken.notify()
+        if self.closed:
+            self.drawer.close()
 
     def join(self, code: str, watcher: Watcher) -> None:
         """A page opened: it is rendered for at once, and at every change of the game from now on."""
@@ -255,8 +257,6 @@ class Renderer:
         self.rendered = -1  # the version the frames show
         self.seats = False  # the seats changed since the watchers last checked theirs
         self.look = False  # read the game from the database: it may be past the newest version heard of
-        self.frames: dict = {}  # watcher key -> its screen drawn at `rendered` (screens.Frame)
-        self.shared: dict = {}  # (language, address) -> the parts screens share at `rendered` (screens.draw)
         # Its own condition: a change wakes its game's renderer alone, not every game's.
         self.woken = threading.Condition(renderers.lock)
         self.thread = threading.Thread(target=self._run, name=f"banker-render-{code}", daemon=True)
@@ -273,16 +273,20 @@ class Renderer:
         with hub.lock:
             self.woken.wait_for(lambda: hub.closed or not self.watchers or self.fresh or self.seats or self.look
                                  or self.heard > self.rendered)
-            if hub.closed or not self.watchers:
+            ended = hub.closed or not self.watchers
+            if ended:
                 if hub.renderers.get(self.code) is self:
                     del hub.renderers[self.code]
                 if hub.closed:
                     for watcher in self.watchers:
                         watcher.close()
-                return False
             heard, fresh, seats, look = self.heard, self.fresh, self.seats, self.look
             self.fresh, self.seats, self.look = [], False, False
             watchers = list(self.watchers)
+        if ended:
+            if not hub.closed:
+                hub.drawer.forget(self.code)  # its screens' frames let go (outside the lock: a pipe)
+            return False
         if seats:
             for watcher in watchers:
                 watcher.hand(SEATS)
@@ -302,7 +306,11 @@ class Renderer:
                     # more: resting with the render slot held, every game's renderer waits its turn too
                     time.sleep(min(spent * RENDER_REST, MAX_REST))
         except Exception as error:  # the pages keep what they show meanwhile
-            if outage(error):  # the database away for a moment, not a bug: one line, no traceback
+            if isinstance(error, DrawingFailed) and error.outage:  # its database away for a moment
+                log.warning("rendering game %s failed (%s); trying again", self.code, error)
+            elif isinstance(error, DrawingFailed):  # the drawing process's traceback, or its end
+                log.error("rendering game %s failed; trying again: %s", self.code, error)
+            elif outage(error):  # the database away for a moment, not a bug: one line, no traceback
                 log.warning("rendering game %s failed (%s); trying again", self.code, in_one_line(error))
             else:
                 log.exception("rendering game %s failed; trying again", self.code)
@@ -316,40 +324,27 @@ class Renderer:
         return True
 
     def _render(self, known, watchers: list[Watcher]) -> None:
-        """Hand each watcher the parts of its screen at `known` that it does not show: all of them
-        once every screen is rendered, so that no connection's thread wakes to write while the
-        render still holds the interpreter (each would wait for its turn at it, a switch interval
-        at a time, and the last screen would get its bytes well after the render)."""
-        if known.version == self.rendered:
-            previous, frames, shared = {}, self.frames, self.shared  # new watchers at the version rendered
-        else:
-            previous, frames, shared = self.frames, {}, {}
-        give_way, handed = self.renderers.gate.courtesy(), []
-        # Each screen drawn once, those in the same language at the same address within one `drawing`.
-        keys = sorted({watcher.key for watcher in watchers if watcher.key not in frames}, key=lambda key: key[1:])
-        for (locale, url_root), same in groupby(keys, key=lambda key: key[1:]):
-            with screens.drawing(locale, url_root):
-                for key in same:
-                    try:
-                        frames[key] = screens.draw(key[0], known, previous.get(key),
-                                                   shared.setdefault((locale, url_root), {}), give_way)
-                    except SQLAlchemyError:
-                        raise  # the database: try again soon, for everyone
-                    except Exception:  # a bug in one screen: the others still get the change
-                        log.exception("rendering a screen of game %s failed", self.code)
+        """Hand each watcher the parts of its screen at `known` (or later: the drawer's version) that
+        it does not show: all of them once every screen is drawn, so that no connection's thread
+        wakes to write while the screens are still drawn in this process (each would wait for its
+        turn at the interpreter, a switch interval at a time, and the last screen would get its
+        bytes well after the render)."""
+        version, frames = self.renderers.drawer.draw(self.code, known, {watcher.key for watcher in watchers},
+                                                     self.renderers.gate.courtesy())
+        handed = []
         for watcher in watchers:
             frame = frames.get(watcher.key)
             if frame is None:  # its screen failed: its connection need not wait for it
                 handed.append((watcher, None))
                 continue
-            if not watcher.sent and watcher.shown == known.version:
+            if not watcher.sent and watcher.shown == version:
                 watcher.sent = frame.parts  # its page was rendered at this version: it shows these parts
                 handed.append((watcher, None))
                 continue
             swaps = frame.swaps(watcher.sent)
-            watcher.sent, watcher.shown = frame.parts, known.version
-            handed.append((watcher, (known.version, swaps)))
-        self.frames, self.shared, self.rendered = frames, shared, known.version
+            watcher.sent, watcher.shown = frame.parts, version
+            handed.append((watcher, (version, swaps)))
+        self.rendered = version
         for watcher, item in handed:
             if item is not None:
                 watcher.hand(item)

@@ -48,13 +48,48 @@ class Frame(NamedTuple):
         one: "" when it shows them all. A part shown inside another (`NESTED`) comes after the part
         around it, which may hold an older drawing of it, and not at all when the part around it is
         sent whole, drawn at this version with it inside."""
-        nested = self.screen.NESTED
-        html = {name: changes(sent[name].html if name in sent else None, part.html)
-                for name, part in self.parts.items()}
-        for name, around in nested.items():
-            if around in self.renewed and html[around] == self.parts[around].html:
-                html[name] = ""
-        return "".join(html[name] for name in html if name not in nested) + "".join(html[name] for name in nested)
+        return _swaps(self.parts, self.renewed, self.screen.NESTED, sent)
+
+    def picture(self, copies: dict, before: "Frame | None") -> "Picture":
+        """The frame as another process is handed it (live/drawer.py): each part's HTML without the
+        values it was drawn from (None for a part kept from `before`, the frame whose picture that
+        process holds), and which parts are shown inside which. `copies` keeps a part drawn once for
+        several screens one object in them all (and once in their pickle)."""
+        parts = {}
+        for name, part in self.parts.items():
+            if before is not None and before.parts.get(name) is part:
+                parts[name] = None
+                continue
+            if id(part) not in copies:
+                copies[id(part)] = Drawn((), part.html, ())
+            parts[name] = copies[id(part)]
+        return Picture(parts, self.renewed, self.screen.NESTED)
+
+
+class Picture(NamedTuple):
+    """A frame drawn in another process (Frame.picture): what its pages are sent, as a Frame's."""
+
+    parts: dict[str, Drawn]
+    renewed: frozenset[str]
+    nested: dict[str, str]
+
+    def filled(self, before: "Picture | None") -> "Picture":
+        """This picture with the parts it keeps (None) taken from `before`'s."""
+        if None not in self.parts.values():
+            return self
+        return self._replace(parts={name: before.parts[name] if part is None else part
+                                    for name, part in self.parts.items()})
+
+    def swaps(self, sent: dict[str, Drawn]) -> str:
+        return _swaps(self.parts, self.renewed, self.nested, sent)
+
+
+def _swaps(parts: dict[str, Drawn], renewed: frozenset[str], nested: dict[str, str], sent: dict[str, Drawn]) -> str:
+    html = {name: changes(sent[name].html if name in sent else None, part.html) for name, part in parts.items()}
+    for name, around in nested.items():
+        if around in renewed and html[around] == parts[around].html:
+            html[name] = ""
+    return "".join(html[name] for name in html if name not in nested) + "".join(html[name] for name in nested)
 
 
 @contextmanager

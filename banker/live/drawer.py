@@ -1,0 +1,247 @@
+"""Where a game's screens are drawn: in the renderer's own thread, or in a process of its own.
+
+A render's CPU is a change's largest (about 8 ms for a table's nine screens on the development
+machine). In the serving process it shares the interpreter's lock with the answers to taps: each
+time an answer's thread lets go of the lock (reading the request, each SQLite call, writing the
+answer) it waits to get it back from the render, and one client acting back to back had an action's
+p99 about four times its floor (docs/benchmarks.md, The live path's tail: with no page open 2.4 to
+2.7 ms, with nine 8.8 to 9.8). Drawn in a process of its own (LIVE_DRAWER = "process", what
+`banker` and gunicorn's workers do), the screens take another core and the serving process only
+sends their HTML on; in the thread (LIVE_DRAWER = "thread", what the tests' own apps do: a process
+per app would take a second each to start) they cost no process.
+
+Either way a `Sketchbook` per game keeps each screen's frame at the version drawn: the next version
+takes the parts whose values did not change from it (screens.draw), and a page opened at the same
+version is drawn alone.
+
+The process (`Apart`) is started at the first render, with the app's settings, and builds the same
+app (banker.create_app) on the same database; it reads each game's version from there as any
+other process's memory does (store.Memory), draws, and answers each screen's `Picture` (its parts'
+HTML), pickled through a pipe. It ends when the serving process lets go of its pipe (the app's
+renderers closed, or the process gone); if it dies or stops answering, the render fails as one
+whose database is away does (the pages keep what they show and the renderer tries again), and the
+next render starts a new one.
+"""
+
+import logging
+import pickle
+import select
+import subprocess
+import sys
+import threading
+import traceback
+from itertools import groupby
+from pathlib import Path
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from .. import screens
+from ..store import Known, in_one_line, outage, release
+
+log = logging.getLogger(__name__)
+
+ANSWER_SECONDS = 30  # a drawing process that has not answered in this long is stopped, and another started
+# What the new interpreter runs, given the folder that holds this copy of `banker`: the app's
+# factory is handed to `serve` from there (the live path imports nothing above it).
+CHILD = "; ".join(["import sys", "sys.path.insert(0, sys.argv[1])", "from banker import create_app",
+                   "from banker.live.drawer import serve", "serve(create_app, sys.stdin.buffer, sys.stdout.buffer)"])
+
+
+class DrawingFailed(Exception):
+    """The drawing process could not draw: `outage` when its database was away for a moment (a line
+    in the log), else a bug or the process gone (its traceback, or what became of it)."""
+
+    def __init__(self, message: str, outage: bool = False):
+        super().__init__(message)
+        self.outage = outage
+
+
+class Sketchbook:
+    """One game's screens drawn at one version: each kind's frame (in its language at its address),
+    and the parts the screens drawn in one language at one address share."""
+
+    def __init__(self):
+        self.version = -1
+        self.frames: dict = {}  # watcher key -> screens.Frame at `version`
+        self.shared: dict = {}  # (language, address) -> the parts the screens share (screens.draw)
+
+    def draw(self, known: Known, keys, give_way) -> dict:
+        """The frame of each of `keys` at `known` ({key: Frame}; a screen that failed has none):
+        those drawn at this version already as they are, the others drawn, those of the same
+        language at the same address within one `drawing`, each taking what it can of its frame
+        at the version before."""
+        if known.version == self.version:
+            previous, frames, shared = {}, self.frames, self.shared  # new pages at the version drawn
+        else:
+            previous, frames, shared = self.frames, {}, {}
+        missing = sorted({key for key in keys if key not in frames}, key=lambda key: key[1:])
+        for (locale, url_root), same in groupby(missing, key=lambda key: key[1:]):
+            with screens.drawing(locale, url_root):
+                for key in same:
+                    try:
+                        frames[key] = screens.draw(key[0], known, previous.get(key),
+                                                   shared.setdefault((locale, url_root), {}), give_way)
+                    except SQLAlchemyError:
+                        raise  # the database: try again soon, for everyone
+                    except Exception:  # a bug in one screen: the others still get the change
+                        log.exception("rendering a screen of game %s failed", known.code)
+        self.version, self.frames, self.shared = known.version, frames, shared
+        return {key: frames[key] for key in keys if key in frames}
+
+
+class InThread:
+    """The screens drawn in the renderer's thread (LIVE_DRAWER = "thread")."""
+
+    def __init__(self, app):
+        self.books: dict[str, Sketchbook] = {}
+
+    def draw(self, code: str, known: Known, keys, give_way) -> tuple[int, dict]:
+        """(the version drawn, {key: its frame})."""
+        return known.version, self.books.setdefault(code, Sketchbook()).draw(known, keys, give_way)
+
+    def forget(self, code: str) -> None:
+        self.books.pop(code, None)
+
+    def close(self) -> None:
+        self.books.clear()
+
+
+class Apart:
+    """The screens drawn in a process of its own (LIVE_DRAWER = "process"): one per serving
+    process, drawing one game's screens at a time (LIVE_RENDERS is 1)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.lock = threading.Lock()
+        self.child: subprocess.Popen | None = None
+        self.closed = False
+        # game -> watcher key -> the picture of its screen last received: the next one sends only
+        # the parts drawn since (the process keeps the frames they were made from: `serve`).
+        self.pictures: dict[str, dict] = {}
+
+    def draw(self, code: str, known: Known, keys, give_way) -> tuple[int, dict]:
+        """(the version drawn: `known`'s or a later one, {key: its screens.Picture}). The renderer's
+        thread waits for the process without the interpreter's lock."""
+        with self.lock:
+            reply = self._asked(("draw", code, known.version, list(keys)))
+            if reply[0] != "drawn":
+                self.pictures.pop(code, None)  # the process let its frames of the game go too
+                if reply[0] == "gone":  # deleted since the memory here read it: the next render finds out
+                    raise DrawingFailed(f"game {code} is no longer in the database", outage=True)
+                raise DrawingFailed(reply[2], outage=reply[1])
+            held = self.pictures.setdefault(code, {})
+            try:
+                for key, picture in reply[2].items():
+                    held[key] = picture.filled(held.get(key))
+            except (KeyError, AttributeError) as error:  # a part kept from a picture not held: start again
+                self._stop()
+                raise DrawingFailed(f"the drawing process and this one disagree ({error!r})") from error
+            return reply[1], {key: held[key] for key in reply[2]}
+
+    def forget(self, code: str) -> None:
+        with self.lock:
+            self.pictures.pop(code, None)
+            if self.child is not None:
+                self._asked(("forget", code), answered=False)
+
+    def close(self) -> None:
+        """The process ends (its pipe let go) and none is started again."""
+        with self.lock:
+            self.closed = True
+            self._stop()
+
+    def _asked(self, message: tuple, answered: bool = True):
+        child = self._started()
+        try:
+            pickle.dump(message, child.stdin)
+            child.stdin.flush()
+            if not answered:
+                return None
+            ready, _, _ = select.select([child.stdout], [], [], ANSWER_SECONDS)
+            if not ready:
+                raise TimeoutError(f"no answer in {ANSWER_SECONDS} s")
+            return pickle.load(child.stdout)  # from our own child, through a pipe
+        except (OSError, EOFError, pickle.UnpicklingError, TimeoutError) as error:
+            self._stop()
+            raise DrawingFailed(f"the drawing process ended ({error or type(error).__name__})") from error
+
+    def _started(self) -> subprocess.Popen:
+        if self.closed:
+            raise DrawingFailed("the drawing process was stopped with the app")
+        if self.child is None:
+            self.child = subprocess.Popen([sys.executable, "-c", CHILD, str(Path(__file__).resolve().parents[2])],
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            pickle.dump((settings(self.app), self.app.instance_path), self.child.stdin)
+            self.child.stdin.flush()
+        return self.child
+
+    def _stop(self) -> None:
+        self.pictures.clear()
+        if self.child is not None:
+            child, self.child = self.child, None
+            for pipe in (child.stdin, child.stdout):
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
+            try:
+                child.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+
+
+def settings(app) -> dict:
+    """The app's settings as the drawing process builds its app with: those pickle can carry (all
+    the app's own; not a function given in a test's settings), drawing in its own thread."""
+    carried = {}
+    for name, value in app.config.items():
+        try:
+            pickle.dumps(value)
+        except Exception:
+            continue
+        carried[name] = value
+    return {**carried, "LIVE_DRAWER": "thread"}
+
+
+def serve(create_app, source, sink) -> None:
+    """The drawing process: its app (made by `create_app`, banker's) from the settings and instance
+    folder read from `source`, then each
+    ("draw", game, version, keys) answered to `sink` with ("drawn", version, {key: Picture}),
+    ("gone",) or ("failed", outage, message); ("forget", game) lets a game's sketchbook go. Ends
+    when `source` does. What it logs goes to the standard error: its standard output is the pipe."""
+    sys.stdout = sys.stderr  # nothing printed may come between the pickles
+    config, instance_path = pickle.load(source)
+    app = create_app(config, instance_path=instance_path)
+    memory = app.extensions["banker.renderers"].memory
+    books: dict[str, Sketchbook] = {}
+    pictured: dict[str, dict] = {}  # game -> watcher key -> the frame the serving process holds a picture of
+    with app.app_context():
+        while True:
+            try:
+                message = pickle.load(source)
+            except EOFError:
+                return
+            if message[0] == "forget":
+                books.pop(message[1], None)
+                pictured.pop(message[1], None)
+                continue
+            _, code, version, keys = message
+            try:
+                known = memory.newest(code, version)
+                if known is None:
+                    reply = ("gone",)
+                else:
+                    frames = books.setdefault(code, Sketchbook()).draw(known, keys, lambda: None)
+                    held, copies = pictured.setdefault(code, {}), {}
+                    reply = ("drawn", known.version,
+                             {key: frame.picture(copies, held.get(key)) for key, frame in frames.items()})
+                    held.update(frames)
+            except Exception as error:  # answered, and the serving process logs it
+                books.pop(code, None)
+                pictured.pop(code, None)
+                reply = ("failed", outage(error), in_one_line(error) if outage(error) else traceback.format_exc())
+            finally:
+                release()
+            pickle.dump(reply, sink)
+            sink.flush()
