@@ -198,7 +198,6 @@ def serve(port: int, instance: str, trace: bool = False) -> None:
     import banker
     from banker import create_app
     from banker.cli import server_options
-    from banker.live import renderer
 
     # Every table of the benchmark joins from 127.0.0.1: faster than the rate limits allow, and
     # with more screens than one address may follow.
@@ -222,6 +221,8 @@ def serve(port: int, instance: str, trace: bool = False) -> None:
 
     app.wsgi_app = counting
     if os.environ.get("BENCH_SWITCH_SECONDS"):  # benchmarks/tail.py: the renders' switch interval
+        from banker.live import renderer
+
         renderer.SWITCH_SECONDS = float(os.environ["BENCH_SWITCH_SECONDS"])
     if os.environ.get("BENCH_BUSY_RENDER"):  # benchmarks/tail.py: each render replaced by pure Python
         busy_renders(float(os.environ["BENCH_BUSY_RENDER"]))

@@ -23,6 +23,7 @@ whose database is away does (the pages keep what they show and the renderer trie
 next render starts a new one.
 """
 
+import gc
 import logging
 import pickle
 import select
@@ -36,7 +37,7 @@ from pathlib import Path
 from sqlalchemy.exc import SQLAlchemyError
 
 from .. import screens
-from ..store import Known, in_one_line, outage, release
+from ..store import Commit, Known, in_one_line, outage, release
 
 log = logging.getLogger(__name__)
 
@@ -118,13 +119,15 @@ class Apart:
         # game -> watcher key -> the picture of its screen last received: the next one sends only
         # the parts drawn since (the process keeps the frames they were made from: `serve`).
         self.pictures: dict[str, dict] = {}
+        self.versions: dict[str, int] = {}  # game -> the version the process drew last
 
     def draw(self, code: str, known: Known, keys, give_way) -> tuple[int, dict]:
         """(the version drawn: `known`'s or a later one, {key: its screens.Picture}). The renderer's
         thread waits for the process without the interpreter's lock."""
         with self.lock:
-            reply = self._asked(("draw", code, known.version, list(keys)))
+            reply = self._asked(("draw", code, known.version, list(keys), news(known, self.versions.get(code))))
             if reply[0] != "drawn":
+                self.versions.pop(code, None)
                 self.pictures.pop(code, None)  # the process let its frames of the game go too
                 if reply[0] == "gone":  # deleted since the memory here read it: the next render finds out
                     raise DrawingFailed(f"game {code} is no longer in the database", outage=True)
@@ -136,13 +139,18 @@ class Apart:
             except (KeyError, AttributeError) as error:  # a part kept from a picture not held: start again
                 self._stop()
                 raise DrawingFailed(f"the drawing process and this one disagree ({error!r})") from error
+            self.versions[code] = reply[1]
             return reply[1], {key: held[key] for key in reply[2]}
 
     def forget(self, code: str) -> None:
         with self.lock:
+            self.versions.pop(code, None)
             self.pictures.pop(code, None)
             if self.child is not None:
-                self._asked(("forget", code), answered=False)
+                try:
+                    self._asked(("forget", code), answered=False)
+                except DrawingFailed:
+                    pass  # it ended: the next one knows no game
 
     def close(self) -> None:
         """The process ends (its pipe let go) and none is started again."""
@@ -177,6 +185,7 @@ class Apart:
 
     def _stop(self) -> None:
         self.pictures.clear()
+        self.versions.clear()
         if self.child is not None:
             child, self.child = self.child, None
             for pipe in (child.stdin, child.stdout):
@@ -189,6 +198,19 @@ class Apart:
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()
+
+
+def news(known: Known, drawn: int | None) -> tuple | None:
+    """What the drawing process, which drew version `drawn` of the game last, needs to make `known`
+    from its own as this process's memory made it from its commits (store.Commit): the newest state
+    and the entries made since, oldest first; None when it has not drawn the game (or the entries
+    since are more than `known` keeps): it reads the game from the database."""
+    if drawn is None or drawn >= known.version:
+        return None
+    entries = [entry for entry in known.entries if entry.seq > drawn]
+    if len(entries) != known.version - drawn:
+        return None
+    return known.state, entries[::-1]
 
 
 def settings(app) -> dict:
@@ -206,14 +228,17 @@ def settings(app) -> dict:
 
 def serve(create_app, source, sink) -> None:
     """The drawing process: its app (made by `create_app`, banker's) from the settings and instance
-    folder read from `source`, then each
-    ("draw", game, version, keys) answered to `sink` with ("drawn", version, {key: Picture}),
+    folder read from `source`, then each ("draw", game, version, keys, news: the serving process's
+    `news`) answered to `sink` with ("drawn", version, {key: Picture}),
     ("gone",) or ("failed", outage, message); ("forget", game) lets a game's sketchbook go. Ends
     when `source` does. What it logs goes to the standard error: its standard output is the pipe."""
     sys.stdout = sys.stderr  # nothing printed may come between the pickles
     config, instance_path = pickle.load(source)
     app = create_app(config, instance_path=instance_path)
     memory = app.extensions["banker.renderers"].memory
+    gc.collect()
+    gc.freeze()  # as the serving process's renderers do (renderer.freeze_heap): the app's own objects
+    # are left out of the collector's full passes
     books: dict[str, Sketchbook] = {}
     pictured: dict[str, dict] = {}  # game -> watcher key -> the frame the serving process holds a picture of
     with app.app_context():
@@ -226,8 +251,12 @@ def serve(create_app, source, sink) -> None:
                 books.pop(message[1], None)
                 pictured.pop(message[1], None)
                 continue
-            _, code, version, keys = message
+            _, code, version, keys, made = message
             try:
+                if made is not None:  # as this process's memory makes the next Known from a commit
+                    state, entries = made
+                    for entry in entries:  # only the newest state is kept: each step's own is not needed
+                        memory.committed(Commit(code, entry.seq, state, entry))
                 known = memory.newest(code, version)
                 if known is None:
                     reply = ("gone",)
