@@ -8,7 +8,8 @@
                                               │   whose memory reads the version from the database)
                                               ▼
                                  renderer: the game's Renderer (one thread per watched game)
-                                   takes the Known, draws each kind of screen once
+                                   takes the Known, has the drawer (a process of its own)
+                                   draw each kind of screen once
                                    (host, each phone; per language: screens.draw), reusing the
                                    parts whose dependencies did not change
                                               │
@@ -23,6 +24,8 @@ store's (store/memory.py); live reads it through the store's package, never its 
 
 - notifier.py: who hears of a new version (this process, and the others on PostgreSQL).
 - renderer.py: the renderer of each watched game and its watchers.
+- drawer.py: where the screens are drawn: in a process of its own beside the serving process, or in
+  the renderer's thread.
 - slots.py: how many live connections one process keeps open, and the share of each game, holder,
   browser, and of the screens that hold nothing.
 - stream.py: a page's live connection.

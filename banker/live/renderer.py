@@ -2,12 +2,14 @@
 
 Every open page of a game is a `Watcher`, keyed by the screen it shows: the host screen (as the
 banker or not, with the seat picked), one seat's phone, in one language. When the game changes,
-its renderer takes the new version from the memory, draws the screen of each key once (a part
+its renderer takes the new version from the memory, has the screen of each key drawn once (a part
 whose dependencies are those of the key's last frame keeps its HTML), and hands each
 watcher the parts it does not show yet, once every screen of the change is rendered. The
 watcher's connection only writes them (stream.py).
 
-The renderers share the process with the answers to taps, and the answers go first: a render
+The screens are drawn in a process of their own (drawer.py), which keeps the render's CPU off
+the answers' interpreter. Drawn in the renderer's thread instead (LIVE_DRAWER = "thread"), they
+share the process with the answers to taps, and the answers go first: a render
 gives way, part by part, to a form or an action being answered (PostGate), and rests after a render
 during which its game changed again (a flood of actions); while a render runs, a thread waiting
 for the interpreter gets it within SWITCH_SECONDS (quick_switches); and the heap the app starts
@@ -15,7 +17,8 @@ with is left out of the collector's passes (freeze_heap). Why each, with its fig
 docs/benchmarks.md, The live path's tail.
 
 What a screen shows and how its HTML is drawn is the screens package's (banker/screens/): the
-renderer asks it to `draw` each kind of screen, and each watcher's page its `swaps`.
+renderer has the drawer (drawer.py: a process of its own, or this thread) `draw` each kind of
+screen, and asks each frame the `swaps` of each watcher's page.
 """
 
 import gc
@@ -31,8 +34,8 @@ from flask import g, request
 
 from .. import screens
 from ..metrics import rendered
-from .drawer import Apart, DrawingFailed, InThread
 from ..store import in_one_line, outage, release
+from .drawer import Apart, DrawingFailed, InThread
 
 log = logging.getLogger(__name__)
 
