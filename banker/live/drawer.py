@@ -27,6 +27,7 @@ import gc
 import logging
 import pickle
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -41,7 +42,12 @@ from ..store import Commit, Known, in_one_line, outage, release
 
 log = logging.getLogger(__name__)
 
-ANSWER_SECONDS = 30  # a drawing process that has not answered in this long is stopped, and another started
+# A drawing process that has not answered in this long is stopped, and another started: a change's
+# screens take milliseconds to draw, and while one game waits for them every game does (LIVE_RENDERS).
+ANSWER_SECONDS = 5
+# Its first answer comes after it has built the app and read the templates: a second or two here,
+# more on a slow machine (a drawing process stopped before it could answer would be replaced forever).
+START_SECONDS = 60
 # What the new interpreter runs, given the folder that holds this copy of `banker`: the app's
 # factory is handed to `serve` from there (the live path imports nothing above it).
 CHILD = "; ".join(["import sys", "sys.path.insert(0, sys.argv[1])", "from banker import create_app",
@@ -115,6 +121,7 @@ class Apart:
         self.app = app
         self.lock = threading.Lock()
         self.child: subprocess.Popen | None = None
+        self.answered = False  # the process has answered once: it is started
         self.closed = False
         # game -> watcher key -> the picture of its screen last received: the next one sends only
         # the parts drawn since (the process keeps the frames they were made from: `serve`).
@@ -165,39 +172,52 @@ class Apart:
             child.stdin.flush()
             if not answered:
                 return None
-            ready, _, _ = select.select([child.stdout], [], [], ANSWER_SECONDS)
+            patience = ANSWER_SECONDS if self.answered else START_SECONDS
+            ready, _, _ = select.select([child.stdout], [], [], patience)
             if not ready:
-                raise TimeoutError(f"no answer in {ANSWER_SECONDS} s")
-            return pickle.load(child.stdout)  # from our own child, through a pipe
+                raise TimeoutError(f"no answer in {patience} s")
+            answer = pickle.load(child.stdout)  # from our own child, through a pipe
+            self.answered = True
+            return answer
         except (OSError, EOFError, pickle.UnpicklingError, TimeoutError) as error:
-            self._stop()
-            raise DrawingFailed(f"the drawing process ended ({error or type(error).__name__})") from error
+            ended = self._stop(at_once=True)
+            raise DrawingFailed(f"the drawing process {ended} ({error or type(error).__name__})") from error
 
     def _started(self) -> subprocess.Popen:
         if self.closed:
             raise DrawingFailed("the drawing process was stopped with the app")
         if self.child is None:
+            self.answered = False
             self.child = subprocess.Popen([sys.executable, "-c", CHILD, str(Path(__file__).resolve().parents[2])],
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             pickle.dump((settings(self.app), self.app.instance_path), self.child.stdin)
             self.child.stdin.flush()
         return self.child
 
-    def _stop(self) -> None:
+    def _stop(self, at_once: bool = False) -> str:
+        """Let the process go: it ends when its pipe is closed (within 5 s, else it is killed); one
+        that failed is killed `at_once` (it may be stuck). What became of it, for the log."""
         self.pictures.clear()
         self.versions.clear()
-        if self.child is not None:
-            child, self.child = self.child, None
-            for pipe in (child.stdin, child.stdout):
-                try:
-                    pipe.close()
-                except OSError:
-                    pass
+        if self.child is None:
+            return "ended"
+        child, self.child = self.child, None
+        ended = child.poll()
+        if ended is None and at_once:
+            child.kill()
+        for pipe in (child.stdin, child.stdout):
             try:
-                child.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+                pipe.close()
+            except OSError:
+                pass
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        if ended is None:
+            return "did not answer and was stopped" if at_once else "ended"
+        return f"was killed by signal {-ended}" if ended < 0 else f"ended with status {ended}"
 
 
 def news(known: Known, drawn: int | None) -> tuple | None:
@@ -233,6 +253,9 @@ def serve(create_app, source, sink) -> None:
     ("gone",) or ("failed", outage, message); ("forget", game) lets a game's sketchbook go. Ends
     when `source` does. What it logs goes to the standard error: its standard output is the pipe."""
     sys.stdout = sys.stderr  # nothing printed may come between the pickles
+    # Ctrl+C in the terminal reaches the whole process group: the serving process stops, and this
+    # one ends with it, when its pipe closes (no KeyboardInterrupt's traceback).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     config, instance_path = pickle.load(source)
     app = create_app(config, instance_path=instance_path)
     memory = app.extensions["banker.renderers"].memory

@@ -2,11 +2,13 @@
 `banker` and gunicorn's workers draw them: what the pages make of the pushes is the screen drawn
 afresh, the process ends with its app, and one that died is replaced."""
 
+import os
 import random
+import signal
 
 import pytest
 
-from banker.live import renderer
+from banker.live import drawer, renderer
 from banker.screens import PhoneScreen, TableScreen
 
 from ..apps import close, make_app
@@ -77,6 +79,45 @@ def test_a_drawing_process_that_died_is_replaced_and_the_pages_get_the_change(ap
             pass
         assert "The bank paid Ann $5." in event.data
         assert drawing_process(app) not in (None, first)
-        assert "the drawing process ended" in caplog.text
+        assert "the drawing process was killed by signal 9" in caplog.text
     finally:
         listener.close(app)
+
+
+def test_a_drawing_process_that_stops_answering_is_replaced_within_seconds(app, client, host, caplog, monkeypatch):
+    """Stuck (here stopped by SIGSTOP): its render fails after ANSWER_SECONDS, it is killed at once
+    (closing its pipe would not end it), and the next render's process draws the change."""
+    monkeypatch.setattr(drawer, "ANSWER_SECONDS", 0.5)
+    monkeypatch.setattr(renderer, "RETRY_SECONDS", 0.1)
+    game = new_game(client, players=2)
+    listener = Listener(host(game), game.state()["version"])
+    try:
+        listener.idle()
+        stuck = drawing_process(app)
+        os.kill(stuck.pid, signal.SIGSTOP)
+        version = game.ok("banker", type="bank_pay", player=2, amount=7)["version"]
+        while (event := listener.next_event()).id != str(version):
+            pass
+        assert "The bank paid Bob $7." in event.data
+        assert stuck.returncode == -signal.SIGKILL
+        assert "the drawing process did not answer and was stopped" in caplog.text
+    finally:
+        listener.close(app)
+
+
+def test_ctrl_c_in_the_terminal_leaves_the_drawing_process_to_end_with_its_server(app, client, host):
+    """The terminal's Ctrl+C reaches the whole process group: the drawing process takes no notice
+    (no KeyboardInterrupt's traceback) and ends when its server lets go of its pipe."""
+    game = new_game(client, players=2)
+    listener = Listener(host(game), game.state()["version"])
+    try:
+        listener.idle()
+        child = drawing_process(app)
+        os.kill(child.pid, signal.SIGINT)
+        version = game.ok("banker", type="bank_pay", player=1, amount=3)["version"]
+        while listener.next_event().id != str(version):
+            pass
+        assert drawing_process(app) is child and child.poll() is None
+    finally:
+        listener.close(app)
+    assert child.wait(timeout=10) == 0
