@@ -15,12 +15,14 @@ takes the parts whose values did not change from it (screens.draw), and a page o
 version is drawn alone.
 
 The process (`Apart`) is started at the first render, with the app's settings, and builds the same
-app (banker.create_app) on the same database; it reads each game's version from there as any
-other process's memory does (store.Memory), draws, and answers each screen's `Picture` (its parts'
-HTML), pickled through a pipe. It ends when the serving process lets go of its pipe (the app's
-renderers closed, or the process gone); if it dies or stops answering, the render fails as one
-whose database is away does (the pages keep what they show and the renderer tries again), and the
-next render starts a new one.
+app (banker.create_app) on the same database. Its memory (store.Memory) makes each game's next
+version from what the serving process's memory made it from (the newest state and the entries
+since: `news`), or reads it from the database as another process's memory does; it draws, and
+answers each screen's `Picture` (the HTML of the parts drawn since the picture the serving process
+holds), pickled through a pipe. It ends when the serving process lets go of its pipe (the app's
+renderers closed, or the process gone); if it dies or stops answering (ANSWER_SECONDS), the
+render fails as one whose database is away does (the pages keep what they show and the renderer
+tries again), and the next render starts a new one.
 """
 
 import gc

@@ -5,6 +5,7 @@ afresh, the process ends with its app, and one that died is replaced."""
 import os
 import random
 import signal
+from contextlib import contextmanager
 
 import pytest
 
@@ -64,24 +65,36 @@ def test_what_the_pages_make_of_the_pushes_drawn_apart_is_the_screen_drawn_afres
     assert child.wait(timeout=10) == 0 and drawing_process(app) is None
 
 
+@contextmanager
+def watched(app, client, host):
+    """A game of two with the banker's host screen open and idle, and a payment made by the bank
+    (`pay(player, amount)`) that returns the host screen's event of it; the server stops after."""
+    game = new_game(client, players=2)
+    listener = Listener(host(game), game.state()["version"])
+
+    def pay(player: int, amount: int):
+        version = game.ok("banker", type="bank_pay", player=player, amount=amount)["version"]
+        while (event := listener.next_event()).id != str(version):  # after any failed render and retry
+            pass
+        return event
+
+    try:
+        listener.idle()
+        yield pay
+    finally:
+        listener.close(app)  # as a stopping server does
+
+
 def test_a_drawing_process_that_died_is_replaced_and_the_pages_get_the_change(app, client, host, caplog,
                                                                              monkeypatch):
     monkeypatch.setattr(renderer, "RETRY_SECONDS", 0.1)  # the failed render is tried again this soon
-    game = new_game(client, players=2)
-    listener = Listener(host(game), game.state()["version"])
-    try:
-        listener.idle()
+    with watched(app, client, host) as pay:
         first = drawing_process(app)
         first.kill()
         first.wait()
-        version = game.ok("banker", type="bank_pay", player=1, amount=5)["version"]
-        while (event := listener.next_event()).id != str(version):  # after a failed render and a retry
-            pass
-        assert "The bank paid Ann $5." in event.data
+        assert "The bank paid Ann $5." in pay(1, 5).data
         assert drawing_process(app) not in (None, first)
         assert "the drawing process was killed by signal 9" in caplog.text
-    finally:
-        listener.close(app)
 
 
 def test_a_drawing_process_that_stops_answering_is_replaced_within_seconds(app, client, host, caplog, monkeypatch):
@@ -89,35 +102,20 @@ def test_a_drawing_process_that_stops_answering_is_replaced_within_seconds(app, 
     (closing its pipe would not end it), and the next render's process draws the change."""
     monkeypatch.setattr(drawer, "ANSWER_SECONDS", 0.5)
     monkeypatch.setattr(renderer, "RETRY_SECONDS", 0.1)
-    game = new_game(client, players=2)
-    listener = Listener(host(game), game.state()["version"])
-    try:
-        listener.idle()
+    with watched(app, client, host) as pay:
         stuck = drawing_process(app)
         os.kill(stuck.pid, signal.SIGSTOP)
-        version = game.ok("banker", type="bank_pay", player=2, amount=7)["version"]
-        while (event := listener.next_event()).id != str(version):
-            pass
-        assert "The bank paid Bob $7." in event.data
+        assert "The bank paid Bob $7." in pay(2, 7).data
         assert stuck.returncode == -signal.SIGKILL
         assert "the drawing process did not answer and was stopped" in caplog.text
-    finally:
-        listener.close(app)
 
 
 def test_ctrl_c_in_the_terminal_leaves_the_drawing_process_to_end_with_its_server(app, client, host):
     """The terminal's Ctrl+C reaches the whole process group: the drawing process takes no notice
     (no KeyboardInterrupt's traceback) and ends when its server lets go of its pipe."""
-    game = new_game(client, players=2)
-    listener = Listener(host(game), game.state()["version"])
-    try:
-        listener.idle()
+    with watched(app, client, host) as pay:
         child = drawing_process(app)
         os.kill(child.pid, signal.SIGINT)
-        version = game.ok("banker", type="bank_pay", player=1, amount=3)["version"]
-        while listener.next_event().id != str(version):
-            pass
+        assert "The bank paid Ann $3." in pay(1, 3).data
         assert drawing_process(app) is child and child.poll() is None
-    finally:
-        listener.close(app)
     assert child.wait(timeout=10) == 0
