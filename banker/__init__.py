@@ -101,8 +101,8 @@ def configured(test_config: dict | None = None, instance_path: str | None = None
         LIVE_RENDERS=1,  # renderers rendering at once (see live/renderer.py)
         # Where the screens are drawn: "process", one of its own beside each serving process, so that
         # a render does not share the interpreter with the answers to taps; or "thread", in the
-        # renderer's (live/drawer.py).
-        LIVE_DRAWER="process",
+        # renderer's (live/drawer.py). On Windows, whose pipes `select` cannot wait on, the thread.
+        LIVE_DRAWER="process" if os.name == "posix" else "thread",
         # A comment this often on an idle live connection keeps proxies from closing it and lets
         # the server notice a connection the browser closed.
         LIVE_HEARTBEAT_SECONDS=15,
