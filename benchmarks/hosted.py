@@ -176,7 +176,7 @@ class Servers:
         except BaseException:
             self.stop()
             raise
-        self.started = self.pids()
+        self.started = self.workers()
 
     def _wait_ready(self, port: int, master: subprocess.Popen):
         """Until a worker answers (gunicorn listens before its workers have loaded the app)."""
@@ -198,9 +198,13 @@ class Servers:
 
     def pids(self) -> list[int]:
         """The masters, their workers and the workers' drawing processes."""
+        workers = self.workers()
+        return workers + children(set(workers) - {master.pid for master in self.masters})
+
+    def workers(self) -> list[int]:
+        """The masters and their workers (a worker restarted is a new pid among them)."""
         masters = {master.pid for master in self.masters}
-        workers = children(masters)
-        return sorted(masters) + workers + children(set(workers))  # the workers' drawing processes
+        return sorted(masters) + children(masters)
 
     def cpu(self) -> dict[int, float]:
         """Seconds of CPU each server process has used (utime + stime)."""
@@ -405,7 +409,7 @@ def run(layout: str, count: int) -> dict:
         for player in players:
             player.join()
         time.sleep(2)  # the last changes reach their screens
-        pids_after = servers.pids()
+        pids_after = servers.workers()
 
         trips, visible, each, statuses, missing = [], [], [], Counter(), 0
         missed = Counter()  # changes of its table that each screen never got
@@ -521,7 +525,7 @@ def main() -> None:
         ("actions answered 503 (busy)", f"{busy} of {actions} ({busy / max(1, actions):.1%})", "0"),
         ("actions answered otherwise non-2xx", f"{other} ({others_text})", "0"),
         ("live connections opened, not answered 200", live_other, "none"),
-        ("server CPU per change (gunicorn masters + workers)", per_change(r["server_cpu"]), ""),
+        ("server CPU per change (gunicorn masters, workers, drawing processes)", per_change(r["server_cpu"]), ""),
         ("  each process, CPU s in the window", shares, ""),
         *([("nginx CPU per change", per_change(r["proxy"]), "")] if r["proxy"] is not None else []),
         ("PostgreSQL CPU per change", per_change(r["postgres"]), ""),
