@@ -16,7 +16,7 @@ moment the action is sent), requests per screen per change and while idle, the b
 pushes to the host screen and to a phone (the median over the changes, and over the phones, of the
 `update` events' bytes as the stream carries them: the `id:`, `event:` and `data:` lines and the
 blank line that ends them, without HTTP's chunk framing), server CPU per change (the action and all
-nine screens), the action's round trip one at a time (with its state, as the bot asks) and back to
+nine screens; the server's drawing process's CPU with its own), the action's round trip one at a time (with its state, as the bot asks) and back to
 back (BACK_TO_BACK of the banker's bank_pay from one client, each sent as the last is answered: its
 p50 and p99, and actions a second), and undo's. Then, two load phases of four clients sending
 the banker's bank_pay at once, as fast as they are answered, for LOAD_SECONDS: with 64 live
