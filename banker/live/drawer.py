@@ -25,7 +25,6 @@ render fails as one whose database is away does (the pages keep what they show a
 tries again), and the next render starts a new one.
 """
 
-import gc
 import logging
 import pickle
 import select
@@ -261,9 +260,9 @@ def serve(create_app, source, sink) -> None:
     config, instance_path = pickle.load(source)
     app = create_app(config, instance_path=instance_path)
     memory = app.extensions["banker.renderers"].memory
-    gc.collect()
-    gc.freeze()  # as the serving process's renderers do (renderer.freeze_heap): the app's own objects
-    # are left out of the collector's full passes
+    from .renderer import freeze_heap  # here: the renderer imports this module
+
+    freeze_heap()  # the app's own objects left out of the collector's full passes, as in the serving process
     books: dict[str, Sketchbook] = {}
     pictured: dict[str, dict] = {}  # game -> watcher key -> the frame the serving process holds a picture of
     with app.app_context():

@@ -2,15 +2,22 @@
 `banker` and gunicorn's workers draw them: what the pages make of the pushes is the screen drawn
 afresh, the process ends with its app, and one that died is replaced."""
 
+import io
 import os
+import pickle
 import random
 import signal
+import threading
 from contextlib import contextmanager
 
 import pytest
+from sqlalchemy import event
+
+from banker import create_app
 
 from banker.live import drawer, renderer
-from banker.screens import PhoneScreen, TableScreen
+from banker.models import db
+from banker.screens import Kind, PhoneScreen, TableScreen
 
 from ..apps import close, make_app
 from ..evenings import next_move
@@ -108,3 +115,53 @@ def test_a_drawing_process_killed_or_stuck_is_replaced_and_the_pages_get_the_cha
         assert stuck.returncode == -signal.SIGKILL
         assert "the drawing process did not answer and was stopped" in caplog.text
         assert drawing_process(app) not in (None, stuck)
+
+
+def test_the_drawing_process_makes_a_version_from_the_news_and_reads_nothing(app, client):
+    """`serve` as the drawing process runs it, fed through pipes as the renderer feeds it: its first
+    drawing reads the game from the database; after a payment, the next, told the news (the
+    newest state and the entries since), reads nothing, and its picture shows the payment."""
+    game = new_game(client, players=2)
+    memory = app.extensions["banker.renderers"].memory
+    key = (Kind(TableScreen, (True, None)), "en", "http://localhost/")
+    (source_in, source_out), (sink_in, sink_out) = (
+        [os.fdopen(fd, mode) for fd, mode in zip(os.pipe(), ("rb", "wb"))] for _ in range(2))
+    reads, replies = [], []
+
+    def made(config, instance_path):
+        drawing_app = create_app(config, instance_path=instance_path)
+        with drawing_app.app_context():
+            event.listen(db.engine, "before_cursor_execute", lambda *_: reads.append(1))
+        return drawing_app
+
+    def feed():  # the renderer's side
+        def asked(message):
+            pickle.dump(message, source_out)
+            source_out.flush()
+            replies.append((pickle.load(sink_in), len(reads)))
+
+        with app.app_context():
+            first = memory.newest(game.code, game.state()["version"])
+        pickle.dump((drawer.settings(app), app.instance_path), source_out)
+        asked(("draw", game.code, first.version, [key], None))
+        game.ok("banker", type="bank_pay", player=2, amount=7)
+        with app.app_context():
+            then = memory.newest(game.code, game.state()["version"])
+        asked(("draw", game.code, then.version, [key], drawer.news(then, first.version)))
+        source_out.close()
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    interrupt = signal.getsignal(signal.SIGINT)
+    try:
+        drawer.serve(made, source_in, sink_out)  # in this thread: it sets its signal handler
+    finally:
+        signal.signal(signal.SIGINT, interrupt)  # serve ignores Ctrl+C: this test process does not
+        feeder.join(10)
+        for pipe in (source_in, source_out, sink_in, sink_out):
+            pipe.close()
+    [(first, read_first), (then, read_then)] = replies
+    assert first[0] == then[0] == "drawn" and then[1] == first[1] + 1
+    assert read_then == read_first > 0  # the second drawing read nothing
+    shown = " ".join(part.html for part in then[2][key].parts.values() if part is not None)
+    assert "The bank paid Bob $7." in shown
