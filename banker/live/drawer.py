@@ -26,12 +26,15 @@ tries again), and the next render starts a new one.
 """
 
 import logging
+import os
 import pickle
 import select
 import signal
+import struct
 import subprocess
 import sys
 import threading
+import time
 import traceback
 from itertools import groupby
 from pathlib import Path
@@ -50,9 +53,13 @@ ANSWER_SECONDS = 5
 # more on a slow machine (a drawing process stopped before it could answer would be replaced forever).
 START_SECONDS = 60
 # What the new interpreter runs, given the folder that holds this copy of `banker`: the app's
-# factory is handed to `serve` from there (the live path imports nothing above it).
+# factory is handed to `apart` from there (the live path imports nothing above it).
 CHILD = "; ".join(["import sys", "sys.path.insert(0, sys.argv[1])", "from banker import create_app",
-                   "from banker.live.drawer import serve", "serve(create_app, sys.stdin.buffer, sys.stdout.buffer)"])
+                   "from banker.live.drawer import apart", "apart(create_app)"])
+# Each message through the pipes is its pickle's length, then the pickle: a pipe keeps no boundaries,
+# and a reader that knows where a message ends can wait for all of it with a deadline.
+LENGTH = struct.Struct("!Q")
+LARGEST = 1 << 30  # a length beyond this is not one the other side wrote: the pipe is out of step
 
 
 class DrawingFailed(Exception):
@@ -169,18 +176,14 @@ class Apart:
     def _asked(self, message: tuple, answered: bool = True):
         child = self._started()
         try:
-            pickle.dump(message, child.stdin)
-            child.stdin.flush()
+            send(child.stdin, message)
             if not answered:
                 return None
-            patience = ANSWER_SECONDS if self.answered else START_SECONDS
-            ready, _, _ = select.select([child.stdout], [], [], patience)
-            if not ready:
-                raise TimeoutError(f"no answer in {patience} s")
-            answer = pickle.load(child.stdout)  # from our own child, through a pipe
+            answer = receive(child.stdout.fileno(), ANSWER_SECONDS if self.answered else START_SECONDS)
             self.answered = True
             return answer
-        except (OSError, EOFError, pickle.UnpicklingError, TimeoutError) as error:
+        except Exception as error:  # its pipe broken, no answer in time, or one that does not unpickle:
+            # whatever it sends next cannot be trusted to start where a message does
             ended = self._stop(at_once=True)
             raise DrawingFailed(f"the drawing process {ended} ({error or type(error).__name__})") from error
 
@@ -191,8 +194,7 @@ class Apart:
             self.answered = False
             self.child = subprocess.Popen([sys.executable, "-c", CHILD, str(Path(__file__).resolve().parents[2])],
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-            pickle.dump((settings(self.app), self.app.instance_path), self.child.stdin)
-            self.child.stdin.flush()
+            send(self.child.stdin, (settings(self.app), self.app.instance_path))
         return self.child
 
     def _stop(self, at_once: bool = False) -> str:
@@ -221,6 +223,38 @@ class Apart:
         return f"was killed by signal {-ended}" if ended < 0 else f"ended with status {ended}"
 
 
+def send(pipe, message) -> None:
+    """`message` written to `pipe` (a binary file): its pickle's length, then the pickle."""
+    data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+    pipe.write(LENGTH.pack(len(data)))
+    pipe.write(data)
+    pipe.flush()
+
+
+def receive(fd: int, seconds: float | None = None):
+    """The next message `send` wrote to the pipe read at `fd` (read from the descriptor itself: a
+    buffered reader would hold bytes past the message where `select` cannot see them). EOFError
+    where the pipe ends; TimeoutError when the whole message has not come within `seconds`."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    (length,) = LENGTH.unpack(_read(fd, LENGTH.size, deadline))
+    if length > LARGEST:
+        raise pickle.UnpicklingError(f"a message of {length} bytes: the pipe is out of step")
+    return pickle.loads(_read(fd, length, deadline))  # from our own process, through a pipe
+
+
+def _read(fd: int, size: int, deadline: float | None) -> bytes:
+    chunks = []
+    while size:
+        if deadline is not None and not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            raise TimeoutError("no whole answer in the time allowed")
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            raise EOFError("the pipe ended")
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
 def news(known: Known, drawn: int | None) -> tuple | None:
     """What the drawing process, which drew version `drawn` of the game last, needs to make `known`
     from its own as this process's memory made it from its commits (store.Commit): the newest state
@@ -247,17 +281,30 @@ def settings(app) -> dict:
     return {**carried, "LIVE_DRAWER": "thread"}
 
 
+def apart(create_app) -> None:
+    """The drawing process (CHILD): `serve` on the pipes its standard input and output are, each
+    moved to a descriptor of its own first. Its standard output is then the standard error, and its
+    standard input empty: nothing printed, by Python or by a library's C code, can come between the
+    messages."""
+    source, sink = os.dup(0), os.dup(1)  # not inherited by any process it starts (os.dup's default)
+    os.dup2(2, 1)
+    empty = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(empty, 0)
+    os.close(empty)
+    sys.stdout = sys.stderr
+    serve(create_app, os.fdopen(source, "rb", buffering=0), os.fdopen(sink, "wb"))
+
+
 def serve(create_app, source, sink) -> None:
-    """The drawing process: its app (made by `create_app`, banker's) from the settings and instance
-    folder read from `source`, then each ("draw", game, version, keys, news: the serving process's
-    `news`) answered to `sink` with ("drawn", version, {key: Picture}),
-    ("gone",) or ("failed", outage, message); ("forget", game) lets a game's sketchbook go. Ends
-    when `source` does. What it logs goes to the standard error: its standard output is the pipe."""
-    sys.stdout = sys.stderr  # nothing printed may come between the pickles
+    """Drawing: its app (made by `create_app`, banker's) from the settings and instance folder read
+    from `source` (a binary file, read through its descriptor), then each ("draw", game, version,
+    keys, news: the serving process's `news`) answered to `sink` with ("drawn", version, {key:
+    Picture}), ("gone",) or ("failed", outage, message); ("forget", game) lets a game's sketchbook
+    go. Each message as `send` writes it. Ends when `source` does."""
     # Ctrl+C in the terminal reaches the whole process group: the serving process stops, and this
     # one ends with it, when its pipe closes (no KeyboardInterrupt's traceback).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    config, instance_path = pickle.load(source)
+    config, instance_path = receive(source.fileno())
     app = create_app(config, instance_path=instance_path)
     memory = app.extensions["banker.renderers"].memory
     from .renderer import freeze_heap  # here: the renderer imports this module
@@ -268,7 +315,7 @@ def serve(create_app, source, sink) -> None:
     with app.app_context():
         while True:
             try:
-                message = pickle.load(source)
+                message = receive(source.fileno())
             except EOFError:
                 return
             if message[0] == "forget":
@@ -296,5 +343,4 @@ def serve(create_app, source, sink) -> None:
                 reply = ("failed", outage(error), in_one_line(error) if outage(error) else traceback.format_exc())
             finally:
                 release()
-            pickle.dump(reply, sink)
-            sink.flush()
+            send(sink, reply)

@@ -8,6 +8,7 @@ import pickle
 import random
 import signal
 import threading
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -136,13 +137,12 @@ def test_the_drawing_process_makes_a_version_from_the_news_and_reads_nothing(app
 
     def feed():  # the renderer's side
         def asked(message):
-            pickle.dump(message, source_out)
-            source_out.flush()
-            replies.append((pickle.load(sink_in), len(reads)))
+            drawer.send(source_out, message)
+            replies.append((drawer.receive(sink_in.fileno(), 60), len(reads)))
 
         with app.app_context():
             first = memory.newest(game.code, game.state()["version"])
-        pickle.dump((drawer.settings(app), app.instance_path), source_out)
+        drawer.send(source_out, (drawer.settings(app), app.instance_path))
         asked(("draw", game.code, first.version, [key], None))
         game.ok("banker", type="bank_pay", player=2, amount=7)
         with app.app_context():
@@ -165,3 +165,27 @@ def test_the_drawing_process_makes_a_version_from_the_news_and_reads_nothing(app
     assert read_then == read_first > 0  # the second drawing read nothing
     shown = " ".join(part.html for part in then[2][key].parts.values() if part is not None)
     assert "The bank paid Bob $7." in shown
+
+
+@pytest.mark.parametrize("answer, failure", [
+    (drawer.LENGTH.pack(1000) + b"x" * 10, "no whole answer"),  # half an answer, then nothing
+    (drawer.LENGTH.pack(9) + b"\x80\x05X\x01\x00\x00\x00\x95.", "can't decode"),  # a pickle's bytes out of step
+    (drawer.LENGTH.pack(2 ** 40), "out of step"),  # a length no message has
+], ids=["half", "not a pickle", "no length"])
+def test_a_drawing_process_whose_answer_cannot_be_read_is_stopped_in_time(app, monkeypatch, answer, failure):
+    """A drawing process whose pipe is out of step (half an answer, or bytes that are not one) is
+    stopped within ANSWER_SECONDS, and the render fails (the renderer tries again with a new
+    process): it is not waited for forever, with every game's screens waiting behind it."""
+    monkeypatch.setattr(drawer, "ANSWER_SECONDS", 0.5)
+    monkeypatch.setattr(drawer, "START_SECONDS", 0.5)
+    monkeypatch.setattr(drawer, "CHILD", "; ".join([  # reads the settings and the draw, then answers `answer`
+        "import os, sys, time", "os.read(0, 1 << 20)", f"os.write(1, {answer!r})", "time.sleep(60)"]))
+    apart = drawer.Apart(app)
+    started = time.monotonic()
+    with app.app_context():
+        game = app.extensions["banker.renderers"].memory.newest(new_game(app.test_client()).code, 0)
+        with pytest.raises(drawer.DrawingFailed, match=failure) as failed:
+            apart.draw(game.code, game, [], lambda: None)
+    assert time.monotonic() - started < 5
+    assert "did not answer and was stopped" in str(failed.value)
+    assert apart.child is None
