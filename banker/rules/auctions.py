@@ -52,11 +52,14 @@ def building_auctions(state: GameState) -> list[str]:
 def _shortage_floors(state: GameState, building: str) -> dict[str, int]:
     """Each player who could place the building now (by id, as text), with their lowest bid: 1, or
     under `shortage_auction_floor: "cost"` the house cost of their cheapest lot that could take it."""
+    lots: dict[int, list[int]] = {}  # each owner's lots that could take it
+    for square, deed in state.deeds.items():
+        if deed.owner is not None and can_place(state, deed.owner, square, building):
+            lots.setdefault(deed.owner, []).append(square)
     floors = {}
     for p in state.players:
-        lots = [sq for sq in state.deeds if state.deeds[sq].owner == p.id and can_place(state, p.id, sq, building)]
-        if lots and not p.bankrupt:
-            cheapest = min(state.board[sq].house_cost for sq in lots)
+        if p.id in lots and not p.bankrupt:
+            cheapest = min(state.board[sq].house_cost for sq in lots[p.id])
             floors[str(p.id)] = cheapest if state.settings.shortage_auction_floor == "cost" else 1
     return floors
 

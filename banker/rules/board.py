@@ -4,7 +4,7 @@ its own Chance and Community Chest cards (the setting `cards`, PRINTINGS)."""
 
 import json
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 EDITIONS = Path(__file__).with_name("editions")
@@ -66,7 +66,15 @@ class Board:
 
     def group(self, name: str) -> tuple[Square, ...]:
         """The lots of one colour group, in board order."""
-        return tuple(s for s in self.squares if s.group == name)
+        return self._groups.get(name, ())
+
+    @cached_property
+    def _groups(self) -> dict[str | None, tuple[Square, ...]]:
+        # Found once: the rules and screens ask for a group dozens of times a change.
+        groups: dict[str | None, list[Square]] = {}
+        for square in self.squares:
+            groups.setdefault(square.group, []).append(square)
+        return {name: tuple(squares) for name, squares in groups.items()}
 
     @property
     def jail(self) -> int:

@@ -73,6 +73,9 @@ def _check_placement(state: GameState, player_id: int, square: int) -> int:
 
 def can_place(state: GameState, player_id: int, square: int, building: str) -> bool:
     """Whether a house (or hotel) won at auction could go on this lot now."""
+    if state.board[square].type != "street" or any(d.owner != player_id or d.mortgaged for d in group_deeds(state, square)):
+        return False  # refused by _check_placement's first checks: found without raising, as the
+        # banker's screen asks of every lot at every change (rules.auctions.building_auctions)
     try:
         now = _check_placement(state, player_id, square)
     except RuleError:
