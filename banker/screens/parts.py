@@ -53,8 +53,9 @@ class Frame(NamedTuple):
     def picture(self, copies: dict, before: "Frame | None") -> "Picture":
         """The frame as another process is handed it (live/drawer.py): each part's HTML without the
         values it was drawn from (None for a part kept from `before`, the frame whose picture that
-        process holds), and which parts are shown inside which. `copies` keeps a part drawn once for
-        several screens one object in them all (and once in their pickle)."""
+        process holds), which parts are shown inside which, and the swaps that take a page showing
+        `before` to it (most pages: that process then makes none). `copies` keeps a part drawn once
+        for several screens one object in them all (and once in their pickle)."""
         parts = {}
         for name, part in self.parts.items():
             if before is not None and before.parts.get(name) is part:
@@ -63,7 +64,7 @@ class Frame(NamedTuple):
             if id(part) not in copies:
                 copies[id(part)] = Drawn((), part.html, ())
             parts[name] = copies[id(part)]
-        return Picture(parts, self.renewed, self.screen.NESTED)
+        return Picture(parts, self.renewed, self.screen.NESTED, None if before is None else self.swaps(before.parts))
 
 
 class Picture(NamedTuple):
@@ -72,15 +73,20 @@ class Picture(NamedTuple):
     parts: dict[str, Drawn]
     renewed: frozenset[str]
     nested: dict[str, str]
+    step: str | None = None  # the swaps from the picture before (`since`) to this one
+    since: dict[str, Drawn] | None = None  # the parts of the picture before, once `filled`
 
     def filled(self, before: "Picture | None") -> "Picture":
-        """This picture with the parts it keeps (None) taken from `before`'s."""
-        if None not in self.parts.values():
-            return self
-        return self._replace(parts={name: before.parts[name] if part is None else part
-                                    for name, part in self.parts.items()})
+        """This picture with the parts it keeps (None) taken from `before`'s, the picture before
+        (KeyError or AttributeError when it lacks one: the two processes disagree)."""
+        parts = self.parts
+        if None in parts.values():
+            parts = {name: before.parts[name] if part is None else part for name, part in parts.items()}
+        return self._replace(parts=parts, since=None if before is None else before.parts)
 
     def swaps(self, sent: dict[str, Drawn]) -> str:
+        if sent is self.since and self.step is not None:  # a page shown the picture before: made already
+            return self.step
         return _swaps(self.parts, self.renewed, self.nested, sent)
 
 

@@ -5,7 +5,7 @@ sent, the page applying it as htmx does shows the new HTML."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from banker.screens.parts import changes
+from banker.screens.parts import Drawn, Picture, changes
 
 from .test_live_work import apply, comparable
 
@@ -59,3 +59,19 @@ def test_rows_added_or_changed_are_sent_alone_when_the_frame_stayed():
                     '<template><li hx-swap-oob="true" id="r2">two!</li></template>')
     assert changes(old, part("Moves!", [(2, "two"), (1, "one")], [" "] * 8, "news")).startswith('<div id="p"')
     assert changes(old, old) == ""
+
+
+def test_a_picture_hands_a_page_shown_the_picture_before_the_swaps_made_with_it():
+    """Drawn in a process of its own (banker/live/drawer.py), a screen's picture comes with the swaps
+    from the picture before, made there: a page that shows that picture is handed them as they came,
+    any other page the swaps made here."""
+    old = part("Moves", [(1, "one")], [" "] * 8, "news")
+    new = part("Moves", [(2, "two"), (1, "one")], [" "] * 8, "news")
+    before = Picture({"history": Drawn((), old, ())}, frozenset({"history"}), {})
+    made_there = changes(old, new)
+    picture = Picture({"history": Drawn((), new, ())}, frozenset({"history"}), {}, made_there).filled(before)
+    assert picture.swaps(before.parts) is made_there
+    assert picture.swaps({}) == new
+    assert picture.swaps({"history": Drawn((), new, ())}) == ""
+    kept = Picture({"history": None}, frozenset(), {}, "").filled(before)  # the part kept: taken from before
+    assert kept.parts == before.parts and kept.swaps(before.parts) == ""
