@@ -19,10 +19,11 @@ app (banker.create_app) on the same database. Its memory (store.Memory) makes ea
 version from what the serving process's memory made it from (the newest state and the entries
 since: `news`), or reads it from the database as another process's memory does; it draws, and
 answers each screen's `Picture` (the HTML of the parts drawn since the picture the serving process
-holds), pickled through a pipe. It ends when the serving process lets go of its pipe (the app's
-renderers closed, or the process gone); if it dies or stops answering (ANSWER_SECONDS), the
-render fails as one whose database is away does (the pages keep what they show and the renderer
-tries again), and the next render starts a new one.
+holds, and the swaps from that picture to this one, which most pages are handed as they come),
+through a pipe (`send`, `receive`). It ends when the serving process lets go of its pipe (the app's
+renderers closed, or the process gone); if it dies, stops answering (ANSWER_SECONDS), or answers
+what cannot be read, the render fails as one whose database is away does (the pages keep what they
+show and the renderer tries again), and the next render starts a new one.
 """
 
 import logging
