@@ -115,6 +115,9 @@ class InThread:
         """(the version drawn, {key: its frame})."""
         return known.version, self.books.setdefault(code, Sketchbook()).draw(known, keys, give_way)
 
+    def start(self) -> None:
+        pass  # nothing to start: the renderer's thread draws
+
     def forget(self, code: str) -> None:
         self.books.pop(code, None)
 
@@ -157,6 +160,17 @@ class Apart:
                 raise DrawingFailed(f"the drawing process and this one disagree ({error!r})") from error
             self.versions[code] = reply[1]
             return reply[1], {key: held[key] for key in reply[2]}
+
+    def start(self) -> None:
+        """Start the process now, if none runs: a request to a game's pages does (live.soon_watched),
+        so that it has built its app and read the templates when the page asks for its screen."""
+        if self.child is None and not self.closed:
+            with self.lock:
+                if self.child is None and not self.closed:
+                    try:
+                        self._started()
+                    except OSError as error:  # the request goes on; the first render tries again
+                        log.warning("the drawing process could not be started (%s)", error)
 
     def forget(self, code: str) -> None:
         with self.lock:
@@ -310,6 +324,8 @@ def serve(create_app, source, sink) -> None:
     memory = app.extensions["banker.renderers"].memory
     from .renderer import freeze_heap  # here: the renderer imports this module
 
+    with app.app_context():
+        screens.prepare(app.jinja_env)  # before the first screen is asked for (Apart.start)
     freeze_heap()  # the app's own objects left out of the collector's full passes, as in the serving process
     books: dict[str, Sketchbook] = {}
     pictured: dict[str, dict] = {}  # game -> watcher key -> the frame the serving process holds a picture of

@@ -115,7 +115,8 @@ class ClockKeeper:
         is waited for: no query outlives the app's connections."""
         if self.changes.closed:
             self.wake.set()
-            thread = self.thread
+            with self.lock:  # `start` makes the thread and starts it under the lock: never one unstarted
+                thread = self.thread
             if thread is not None and thread is not threading.current_thread():
                 thread.join(KEEPER_STOP)
         elif code is None or code.startswith(tournaments.live_key("")):
