@@ -14,8 +14,9 @@ Either way a `Sketchbook` per game keeps each screen's frame at the version draw
 takes the parts whose values did not change from it (screens.draw), and a page opened at the same
 version is drawn alone.
 
-The process (`Apart`) is started at the first render, with the app's settings, and builds the same
-app (banker.create_app) on the same database. Its memory (store.Memory) makes each game's next
+The process (`Apart`) is started as the serving process first serves a game's page (live.soon_watched),
+or else at the first render, with the app's settings, and builds the same app (banker.create_app) on
+the same database, then compiles the screens' templates (screens.prepare). Its memory (store.Memory) makes each game's next
 version from what the serving process's memory made it from (the newest state and the entries
 since: `news`), or reads it from the database as another process's memory does; it draws, and
 answers each screen's `Picture` (the HTML of the parts drawn since the picture the serving process
