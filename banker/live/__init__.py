@@ -31,8 +31,6 @@ store's (store/memory.py); live reads it through the store's package, never its 
 - stream.py: a page's live connection.
 """
 
-from flask import current_app
-
 from .. import store
 
 from .notifier import Notifier, for_database
@@ -40,8 +38,7 @@ from .renderer import Gone, Renderers
 from .slots import BANKER, SCREENS, TV, Full, Slots
 from .stream import Told, stream, turned_away
 
-__all__ = ["BANKER", "SCREENS", "TV", "Full", "Gone", "for_database", "init_app", "soon_watched", "stream",
-           "turned_away"]
+__all__ = ["BANKER", "SCREENS", "TV", "Full", "Gone", "for_database", "init_app", "stream", "turned_away"]
 
 
 def init_app(app, notifier: Notifier, memory: store.Memory) -> None:
@@ -55,11 +52,3 @@ def init_app(app, notifier: Notifier, memory: store.Memory) -> None:
     app.extensions["banker.turned_away"] = Told()  # what the log said of refused screens lately
     app.before_request(renderers.gate.request_started)
     app.teardown_request(renderers.gate.request_ended)
-
-
-def soon_watched() -> None:
-    """Before a request to a game's host, phone or TV pages: its live connection will ask for the
-    screens in a moment, and the drawer gets ready for them (drawer.py: the drawing process, if none
-    runs, is started now and reads its templates meanwhile: a table's first change is not kept
-    waiting for it). A server that serves no such page starts none."""
-    current_app.extensions["banker.renderers"].drawer.start()

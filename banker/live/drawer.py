@@ -14,9 +14,8 @@ Either way a `Sketchbook` per game keeps each screen's frame at the version draw
 takes the parts whose values did not change from it (screens.draw), and a page opened at the same
 version is drawn alone.
 
-The process (`Apart`) is started as the serving process first serves a game's page (live.soon_watched),
-or else at the first render, with the app's settings, and builds the same app (banker.create_app) on
-the same database, then compiles the screens' templates (screens.prepare). Its memory (store.Memory) makes each game's next
+The process (`Apart`) is started at the first render, with the app's settings, and builds the same
+app (banker.create_app) on the same database. Its memory (store.Memory) makes each game's next
 version from what the serving process's memory made it from (the newest state and the entries
 since: `news`), or reads it from the database as another process's memory does; it draws, and
 answers each screen's `Picture` (the HTML of the parts drawn since the picture the serving process
@@ -116,9 +115,6 @@ class InThread:
         """(the version drawn, {key: its frame})."""
         return known.version, self.books.setdefault(code, Sketchbook()).draw(known, keys, give_way)
 
-    def start(self) -> None:
-        pass  # nothing to start: the renderer's thread draws
-
     def forget(self, code: str) -> None:
         self.books.pop(code, None)
 
@@ -161,17 +157,6 @@ class Apart:
                 raise DrawingFailed(f"the drawing process and this one disagree ({error!r})") from error
             self.versions[code] = reply[1]
             return reply[1], {key: held[key] for key in reply[2]}
-
-    def start(self) -> None:
-        """Start the process now, if none runs: a request to a game's pages does (live.soon_watched),
-        so that it has built its app and read the templates when the page asks for its screen."""
-        if self.child is None and not self.closed:
-            with self.lock:
-                if self.child is None and not self.closed:
-                    try:
-                        self._started()
-                    except OSError as error:  # the request goes on; the first render tries again
-                        log.warning("the drawing process could not be started (%s)", error)
 
     def forget(self, code: str) -> None:
         with self.lock:
@@ -325,8 +310,6 @@ def serve(create_app, source, sink) -> None:
     memory = app.extensions["banker.renderers"].memory
     from .renderer import freeze_heap  # here: the renderer imports this module
 
-    with app.app_context():
-        screens.prepare(app.jinja_env)  # before the first screen is asked for (Apart.start)
     freeze_heap()  # the app's own objects left out of the collector's full passes, as in the serving process
     books: dict[str, Sketchbook] = {}
     pictured: dict[str, dict] = {}  # game -> watcher key -> the frame the serving process holds a picture of

@@ -19,7 +19,7 @@ Below the web and beside live: it imports the rules, the store, words and drawin
 live.
 """
 
-from . import countdown, history, marks, reads
+from . import countdown, history, marks
 from .board import board_cells
 from .composer import composer_context
 from .host import TableScreen
@@ -34,22 +34,10 @@ from .tv import TvScreen
 
 __all__ = ["Drawn", "Frame", "Kind", "OneLine", "Part", "PhoneScreen", "Screen", "TableScreen", "TvScreen",
            "board_cells", "changes", "composer_context", "countdown", "draw", "drawing", "history", "init_app", "past",
-           "prepare", "public_url", "render_parts", "squeeze", "story_page", "unmark", "version_asked"]
+           "public_url", "render_parts", "squeeze", "story_page", "unmark", "version_asked"]
 
 
 def init_app(app) -> None:
     """The templates' marks, and the caches of the history told."""
     marks.init_app(app)
     history.init_app(app)
-
-
-def prepare(environment) -> None:
-    """Each screen's parts read into their programs (reads.py), and every partial template (whose
-    name starts with "_": the parts, and what they include, import or render) compiled, before the
-    first change: a process does it at its first drawing otherwise (about 0.6 s of CPU on the
-    development machine), which a table's first change would wait for."""
-    for screen in (TableScreen, PhoneScreen, TvScreen):
-        for part, drawn in screen.PARTS.items():
-            reads.program(environment, drawn.template, screen.inside(part))
-    for name in environment.list_templates(filter_func=lambda name: name.rpartition("/")[2].startswith("_")):
-        environment.get_template(name)

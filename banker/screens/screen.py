@@ -109,12 +109,8 @@ class Screen:
         """The values the part's template reads of its variables (reads.py), but what the parts
         shown inside it read (they are sent on their own): where they are those of the HTML a page
         shows, the part is not drawn again."""
-        return reads.values(self.PARTS[part].template, current_app.jinja_env, self.part_context(part), self.inside(part))
-
-    @classmethod
-    def inside(cls, part: str) -> frozenset[str]:
-        """The templates of the parts shown inside `part` (sent on their own)."""
-        return frozenset(cls.PARTS[name].template for name, around in cls.NESTED.items() if around == part)
+        inside = frozenset(self.PARTS[name].template for name, around in self.NESTED.items() if around == part)
+        return reads.values(self.PARTS[part].template, current_app.jinja_env, self.part_context(part), inside)
 
     def kept(self, piece: str, make: Callable[[GameState], dict]) -> dict:
         """A piece made by `make` from the state alone (and this screen's player and language): the

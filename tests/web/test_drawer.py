@@ -14,10 +14,11 @@ from contextlib import contextmanager
 import pytest
 from sqlalchemy import event
 
-from banker import create_app, screens
+from banker import create_app
+
 from banker.live import drawer, renderer
 from banker.models import db
-from banker.screens import Kind, PhoneScreen, TableScreen, TvScreen
+from banker.screens import Kind, PhoneScreen, TableScreen
 
 from ..apps import close, make_app
 from ..evenings import next_move
@@ -129,7 +130,7 @@ def test_the_drawing_process_makes_a_version_from_the_news_and_reads_nothing(app
     reads, replies = [], []
 
     def made(config, instance_path):
-        drawing_app = made.app = create_app(config, instance_path=instance_path)
+        drawing_app = create_app(config, instance_path=instance_path)
         with drawing_app.app_context():
             event.listen(db.engine, "before_cursor_execute", lambda *_: reads.append(1))
         return drawing_app
@@ -164,40 +165,6 @@ def test_the_drawing_process_makes_a_version_from_the_news_and_reads_nothing(app
     assert read_then == read_first > 0  # the second drawing read nothing
     shown = " ".join(part.html for part in then[2][key].parts.values() if part is not None)
     assert "The bank paid Bob $7." in shown
-    # Before its first drawing (the host screen's) it compiled every screen's parts (screens.prepare).
-    parts = {drawn.template for screen in (TableScreen, PhoneScreen, TvScreen) for drawn in screen.PARTS.values()}
-    assert parts <= {template.name for template in made.app.jinja_env.cache.values()}
-
-
-def test_a_screen_drawn_after_prepare_compiles_no_template(database):
-    """screens.prepare, which the drawing process runs as it starts, leaves no template for the
-    first change of a table's host, phone or TV screen to compile (count: the templates' loader)."""
-    fresh_app = make_app(database)  # its templates not compiled yet: the API renders none
-    game = new_game(fresh_app.test_client(), players=2)
-    loaded = []
-    with fresh_app.app_context():
-        screens.prepare(fresh_app.jinja_env)
-        loader = fresh_app.jinja_env.loader
-        get_source = loader.get_source
-        loader.get_source = lambda environment, name: loaded.append(name) or get_source(environment, name)
-        known = fresh_app.extensions["banker.renderers"].memory.newest(game.code, game.state()["version"])
-        with screens.drawing("en", "http://localhost/"):
-            for kind in (Kind(TableScreen, (True, None)), Kind(PhoneScreen, (1,)), Kind(TvScreen)):
-                assert screens.draw(kind, known, None, {}, lambda: None).parts
-    close(fresh_app)
-    assert loaded == []
-
-
-def test_the_drawing_process_starts_as_a_games_page_is_served_before_it_asks_for_a_screen(app, client):
-    """Not for the API or the home page: a server nobody follows a game on starts none."""
-    game = new_game(client, players=2)
-    assert client.get("/").status_code == 200
-    assert drawing_process(app) is None
-    assert client.get(f"/t/{game.code}").status_code == 200
-    started = drawing_process(app)
-    assert started is not None and started.poll() is None
-    client.get(f"/t/{game.code}")
-    assert drawing_process(app) is started  # one, however many pages
 
 
 @pytest.mark.parametrize("answer, failure", [
@@ -205,7 +172,7 @@ def test_the_drawing_process_starts_as_a_games_page_is_served_before_it_asks_for
     (drawer.LENGTH.pack(9) + b"\x80\x05X\x01\x00\x00\x00\x95.", "can't decode"),  # a pickle's bytes out of step
     (drawer.LENGTH.pack(2 ** 40), "out of step"),  # a length no message has
 ], ids=["half", "not a pickle", "no length"])
-def test_a_drawing_process_whose_answer_cannot_be_read_is_stopped_in_time(database, monkeypatch, answer, failure):
+def test_a_drawing_process_whose_answer_cannot_be_read_is_stopped_in_time(app, monkeypatch, answer, failure):
     """A drawing process whose pipe is out of step (half an answer, or bytes that are not one) is
     stopped within ANSWER_SECONDS, and the render fails (the renderer tries again with a new
     process): it is not waited for forever, with every game's screens waiting behind it."""
@@ -213,14 +180,12 @@ def test_a_drawing_process_whose_answer_cannot_be_read_is_stopped_in_time(databa
     monkeypatch.setattr(drawer, "START_SECONDS", 0.5)
     monkeypatch.setattr(drawer, "CHILD", "; ".join([  # reads the settings and the draw, then answers `answer`
         "import os, sys, time", "os.read(0, 1 << 20)", f"os.write(1, {answer!r})", "time.sleep(60)"]))
-    app = make_app(database)  # its own screens drawn in the thread: the only drawing process is `apart`'s
     apart = drawer.Apart(app)
     started = time.monotonic()
     with app.app_context():
         game = app.extensions["banker.renderers"].memory.newest(new_game(app.test_client()).code, 0)
         with pytest.raises(drawer.DrawingFailed, match=failure) as failed:
             apart.draw(game.code, game, [], lambda: None)
-    close(app)
     assert time.monotonic() - started < 5
     assert "did not answer and was stopped" in str(failed.value)
     assert apart.child is None

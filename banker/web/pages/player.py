@@ -4,7 +4,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ... import store
-from ...live import Gone, soon_watched
+from ...live import Gone
 from ..answers import second_tap
 from ...screens import Kind, PhoneScreen, composer_context, story_page
 from .counting import counting, marked
@@ -12,7 +12,6 @@ from ..answers.respond import from_htmx, message, perform, seat_moved
 from ..answers.seats import browser, visit_or_404, watch
 
 bp = Blueprint("player", __name__, url_prefix="/p/<code:code>")
-bp.before_request(soon_watched)  # its screens drawn soon: the drawer gets ready
 
 
 @bp.get("")

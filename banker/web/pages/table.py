@@ -10,7 +10,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from flask_babel import gettext as _
 
 from ... import lan, qr, store
-from ...live import Gone, soon_watched
+from ...live import Gone
 from ..files import books
 from ..answers import second_tap
 from ...screens import Kind, Screen, TableScreen, composer_context, past, public_url, story_page, version_asked
@@ -20,7 +20,6 @@ from ..answers.respond import from_htmx, message, not_the_banker, perform
 from ..answers.seats import browser, visit_or_404, watch
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code:code>")
-bp.before_request(soon_watched)  # its screens drawn soon: the drawer gets ready
 
 
 @bp.get("")

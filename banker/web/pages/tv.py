@@ -9,11 +9,10 @@ from flask import Blueprint, Response, render_template
 from flask_babel import gettext as _
 
 from ... import store
-from ...live import TV, Gone, soon_watched, stream
+from ...live import TV, Gone, stream
 from ...screens import Kind, TvScreen
 
 bp = Blueprint("tv", __name__, url_prefix="/tv/<code:code>/<key:key>")
-bp.before_request(soon_watched)  # its screens drawn soon: the drawer gets ready
 
 
 @bp.get("")
