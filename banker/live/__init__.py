@@ -36,9 +36,9 @@ from .. import store
 from .notifier import Notifier, for_database
 from .renderer import Gone, Renderers
 from .slots import BANKER, SCREENS, TV, Full, Slots
-from .stream import Told, stream, turned_away
+from .stream import Told, ended, stream, turned_away
 
-__all__ = ["BANKER", "SCREENS", "TV", "Full", "Gone", "for_database", "init_app", "stream", "turned_away"]
+__all__ = ["BANKER", "SCREENS", "TV", "Full", "Gone", "ended", "for_database", "init_app", "stream", "turned_away"]
 
 
 def init_app(app, notifier: Notifier, memory: store.Memory) -> None:

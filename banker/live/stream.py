@@ -74,6 +74,15 @@ def stream(code: str, check: Check, holder: Hashable, browser: str | None = None
     return response
 
 
+def ended(html: str) -> Response:
+    """A live connection answered at once with `html`, then ended: for a page that must stop
+    following (its game is gone, or its TV link opens nothing), whose `html` says so and leaves #live
+    without sse-connect. An error status would have the page's browser try again and again, for as
+    long as it is open."""
+    return Response(f"retry: {RETRY_MS}\n\n{_update(0, html)}", mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store"})
+
+
 def turned_away(code: str, holder: Hashable, reason: str) -> Response:
     """The answer to a live connection refused for `reason` (slots.REASONS): 503, and the page
     retries by itself. The server's log says so once a minute for each game's holder and reason

@@ -250,6 +250,47 @@ def test_after_a_server_restart_open_pages_catch_up_by_themselves(browser, tmp_p
         first.stop()
 
 
+def test_pages_of_a_game_the_server_no_longer_has_say_so_and_stop_trying(browser, tmp_path, artifacts):
+    """The server is started afresh on another database, without the game its open pages follow:
+    each page says so in the banner at its foot, once reconnected, and tries no more (a page that
+    kept trying would, all evening, count against its address's limit on unknown codes)."""
+    from banker import create_app
+
+    def config(name: str) -> dict:
+        return {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / name}", "SECRET_KEY": "afresh", "HTMX_CDN": False}
+
+    first = Server(create_app(config("first.sqlite"), instance_path=str(tmp_path / "instance"))).start()
+    contexts = Contexts(browser, first)
+    try:
+        code = api(first, "/api/games", {})["code"]
+        phone = contexts.page("phone", **PHONE)
+        join(phone, f"{first.url}/j/{code}", "Ann", "Car")
+        host = contexts.page("host", **DESKTOP)
+        host.goto(f"/t/{code}")
+        live = []
+        for page in (host, phone):
+            page.on("request", lambda request: live.append(request.url) if "/live" in request.url else None)
+        first.stop()
+        afresh = Server(create_app(config("afresh.sqlite"), instance_path=str(tmp_path / "instance")),
+                        port=first.port).start()
+        try:
+            for page in (host, phone):
+                expect(page.locator("#reconnecting")).to_contain_text(
+                    "This game is no longer on the banker’s laptop", timeout=LIVE)
+                expect(page.locator("#reconnecting a")).to_have_attribute("href", "/")
+                assert page.locator("[sse-connect]").count() == 0
+            asked = len(live)
+            time.sleep(3)  # the SSE extension would have tried again within a second, then two
+            assert len(live) == asked
+            host.screenshot(path=artifacts / "game-gone-host.png")
+            phone.screenshot(path=artifacts / "game-gone-phone.png")
+        finally:
+            contexts.close()
+            afresh.stop()
+    finally:
+        first.stop()
+
+
 def open_stream(server, path: str, cookie: str) -> socket.socket:
     """A live connection as a browser opens it (with its page's cookie), read up to its first line
     (sent at once)."""

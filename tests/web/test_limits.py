@@ -148,18 +148,43 @@ def test_holding_a_badge_is_looked_up_only_for_an_address_over_the_unknown_code_
         event.remove(engine, "before_cursor_execute", count)
 
 
-def test_a_wrong_tv_key_on_the_live_route_is_a_404_as_on_the_page_and_counts_as_an_unknown_code(limited):
+def test_a_wrong_tv_key_on_the_live_route_ends_the_tv_page_and_counts_as_an_unknown_code(limited):
+    """The TV's live connection with a wrong key, or for a game not here, is answered with the event
+    that tells the TV its link no longer works and drops its live connection: a 404 would have it
+    try again for as long as it is open. The same answer for a real game's wrong key as for a code
+    that is not one, and each counts as an unknown code, as the page's 404 does."""
     client = limited.test_client()
     game = new_game(client)
     right = tv_link(game)
     wrong = [client.get(f"/tv/{game.code}/WRONGKEY/live") for _ in range(14)]
     wrong += [client.get(f"/tv/ZZZZ{n % 8 + 2}/WRONGKEY/live") for n in range(14)]
-    wrong.append(client.get("/tv/ZZZZ2/WRONGKEY"))  # the page
-    assert {answer.status_code for answer in wrong} == {404}
-    assert len({told(answer) for answer in wrong}) == 1
-    assert "This TV link does not work" in wrong[0].get_data(as_text=True)
+    assert {answer.status_code for answer in wrong} == {200}
+    assert {answer.mimetype for answer in wrong} == {"text/event-stream"}
+    assert len({answer.get_data(as_text=True) for answer in wrong}) == 1
+    ended = wrong[0].get_data(as_text=True)
+    assert "event: update" in ended and "This TV link no longer works" in ended
+    assert '<div id="live" hidden hx-swap-oob="true"></div>' in ended  # no sse-connect: the page stops
+    page = client.get("/tv/ZZZZ2/WRONGKEY")
+    assert page.status_code == 404 and "This TV link does not work" in page.get_data(as_text=True)
     follow = client.get(f"{right}/live", buffered=False)
     assert follow.status_code == 200  # the right key: not a miss
     follow.close()
-    assert client.get(f"/tv/{game.code}/WRONGKEY/live").status_code == 404
+    assert client.get(f"/tv/{game.code}/WRONGKEY/live").status_code == 200  # the thirtieth miss
     assert told_when(client.get(f"/tv/{game.code}/WRONGKEY/live"))
+
+
+@pytest.mark.parametrize("screen", ["t", "p"])
+def test_a_page_of_a_game_no_longer_here_is_told_so_once_and_stops_following(limited, screen):
+    """A host or phone page left open on a game the server no longer has (deleted, or the server
+    started afresh) is answered, on its live connection, with an event that says so in the banner at
+    its foot and drops the connection (#live without sse-connect), not a 404 its browser would try
+    again once a minute all evening, each try against its address's limit on unknown codes (a club
+    shares one address). Each such answer still counts as an unknown code: a guess learns nothing."""
+    client = limited.test_client()
+    answers = [client.get(f"/{screen}/ZZZZ{n % 8 + 2}/live") for n in range(30)]
+    assert {answer.status_code for answer in answers} == {200}
+    ended = answers[0].get_data(as_text=True)
+    assert ended.startswith("retry: ") and "event: update" in ended
+    assert "This game is no longer on the banker’s laptop" in ended and 'id="reconnecting"' in ended
+    assert '<div id="live" hidden hx-swap-oob="true"></div>' in ended and "sse-connect" not in ended
+    assert told_when(client.get(f"/{screen}/ZZZZ2/live"))  # thirty: the address's allowance this minute

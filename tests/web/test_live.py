@@ -207,9 +207,12 @@ def test_an_open_phone_hears_at_once_that_its_seat_moved(app, game, host, phone)
         listener.close(app)
 
 
-def test_a_live_connection_of_an_unknown_game_is_404_and_sets_no_cookie(client, game, phone):
-    assert client.get("/t/ZZZZZ/live").status_code == 404
-    assert client.get("/p/%00/live").status_code == 404
+def test_a_live_connection_of_an_unknown_game_ends_its_page_and_sets_no_cookie(client, game, phone):
+    for path in ("/t/ZZZZZ/live", "/p/ZZZZZ/live"):
+        answer = client.get(path)  # the event that stops the page (test_limits.py), at once
+        assert answer.status_code == 200 and "sse-connect" not in answer.get_data(as_text=True)
+        assert "Set-Cookie" not in answer.headers
+    assert client.get("/p/%00/live").status_code == 404  # not a game's address at all
     response = phone(game, 1).client.get(f"/p/{game.code}/live?v=0", buffered=False)
     assert "Set-Cookie" not in response.headers
     response.close()

@@ -126,8 +126,9 @@ def test_renewing_the_key_stops_the_old_link_and_tells_an_open_tv(app, game):
         listener.close(app)
     answer = old.client.get(old.home)
     assert answer.status_code == 404 and "This TV link does not work" in answer.get_data(as_text=True)
-    again = old.client.get(f"{old.home}/live?v={version}")  # reconnecting: a wrong key, as on the page
-    assert again.status_code == 404 and "This TV link does not work" in again.get_data(as_text=True)
+    again = old.client.get(f"{old.home}/live?v={version}")  # reconnecting: told again, and it stops
+    assert again.status_code == 200 and "This TV link no longer works" in again.get_data(as_text=True)
+    assert '<div id="live" hidden hx-swap-oob="true"></div>' in again.get_data(as_text=True)
     assert "Ann's turn" in new.page()
 
 

@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from ... import store
 from ...live import TV, Gone, stream
 from ...screens import Kind, TvScreen
+from ..answers.seats import gone
 
 bp = Blueprint("tv", __name__, url_prefix="/tv/<code:code>/<key:key>")
 
@@ -28,13 +29,14 @@ def page(code, key):
 
 @bp.get("/live")
 def live(code, key):
-    """The TV's live connection, authorized by the view key alone: a wrong key is answered as on the
-    page (and counts as an unknown code, web/serving/limits.py), before it takes a slot. The key is checked
+    """The TV's live connection, authorized by the view key alone: a wrong key (or a game no longer
+    here) is answered, before it takes a slot, with the event that tells the TV its link no longer
+    works and ends its connection (it counts as an unknown code: answers/seats.gone). The key is checked
     again when it connects and whenever the game's seats change (a new key is such a change:
     store.new_view_key), so a TV still open on a key replaced meanwhile is told so and its
     connection ends."""
     if store.tv_game(code, key) is None:
-        return _not_this_tv()
+        return gone(render_template("tv/_gone.html"))
 
     def check():
         game = store.tv_game(code, key)
