@@ -280,7 +280,7 @@ def test_pages_of_a_game_the_server_no_longer_has_say_so_and_stop_trying(browser
                 expect(page.locator("#reconnecting a")).to_have_attribute("href", "/")
                 assert page.locator("[sse-connect]").count() == 0
             asked = len(live)
-            time.sleep(3)  # the SSE extension would have tried again within a second, then two
+            time.sleep(2)  # the SSE extension would have tried again within half a second, then one
             assert len(live) == asked
             host.screenshot(path=artifacts / "game-gone-host.png")
             phone.screenshot(path=artifacts / "game-gone-phone.png")
