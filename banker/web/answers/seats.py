@@ -46,8 +46,9 @@ def watch(code: str, role: str, screen: Callable[[Game, Actor | None], Kind]) ->
     actor)` gives the kind of screen the browser may watch (the actor is None when the browser is
     not, or no longer, that role's here), or raises Gone.
     Asked when the browser connects and whenever the game's seats change. For a game not here, the
-    event that tells the page so and ends its connection (`gone`); 403, before it takes a slot, for a browser without the cookie its page gave it
-    (anyone may watch a game's host screen, but through its page). The connection counts against
+    event that tells the page so and ends its connection (`gone`); 403, before it takes a slot, for
+    a browser without the cookie its page gave it (anyone may watch a game's host screen, but
+    through its page). The connection counts against
     what the browser holds in the game (its seat, the banker's tools) and the browser itself, or,
     holding nothing there, against the share of the screens without a badge (live/slots.py)."""
     game, actor = visit(code, role)

@@ -31,8 +31,8 @@ def page(code, key):
 def live(code, key):
     """The TV's live connection, authorized by the view key alone: a wrong key (or a game no longer
     here) is answered, before it takes a slot, with the event that tells the TV its link no longer
-    works and ends its connection (it counts as an unknown code: answers/seats.gone). The key is checked
-    again when it connects and whenever the game's seats change (a new key is such a change:
+    works and ends its connection (it counts as an unknown code: answers/seats.gone). The key is
+    checked again when it connects and whenever the game's seats change (a new key is such a change:
     store.new_view_key), so a TV still open on a key replaced meanwhile is told so and its
     connection ends."""
     if store.tv_game(code, key) is None:
