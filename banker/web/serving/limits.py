@@ -44,7 +44,8 @@ def init_app(app: Flask) -> None:
     # Counted: a 404, and a live connection to a game that is not there (answered 200 with an event
     # that stops its page, g.unknown_code: answers/seats.gone), which tells a guess no more.
     unknown = limiter.shared_limit(UNKNOWN, scope="unknown-code", exempt_when=_in_its_own_game(limiter),
-                                   deduct_when=lambda response: response.status_code == 404 or g.get("unknown_code", False))
+                                   deduct_when=lambda response: response.status_code == 404
+                                   or g.get("unknown_code", False))
     for blueprint in GUESSED:
         unknown(app.blueprints[blueprint])
     app.view_functions["home.join_code"] = unknown(app.view_functions["home.join_code"])
