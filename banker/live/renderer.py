@@ -309,11 +309,10 @@ class Renderer:
                     # more: resting with the render slot held, every game's renderer waits its turn too
                     time.sleep(min(spent * RENDER_REST, MAX_REST))
         except Exception as error:  # the pages keep what they show meanwhile
-            if isinstance(error, DrawingFailed) and error.outage:  # its database away for a moment
-                log.warning("rendering game %s failed (%s); trying again", self.code, error)
-            elif isinstance(error, DrawingFailed):  # the drawing process's traceback, or its end
+            if isinstance(error, DrawingFailed) and not error.outage:  # the drawing process's traceback, or its end
                 log.error("rendering game %s failed; trying again: %s", self.code, error)
-            elif outage(error):  # the database away for a moment, not a bug: one line, no traceback
+            elif isinstance(error, DrawingFailed) or outage(error):  # the database away for a moment (here
+                # or in the drawing process), not a bug: one line, no traceback
                 log.warning("rendering game %s failed (%s); trying again", self.code, in_one_line(error))
             else:
                 log.exception("rendering game %s failed; trying again", self.code)
